@@ -1,20 +1,45 @@
 package dev.stoker.memory;
 
+import java.util.Optional;
+import java.util.ServiceLoader;
+
 /**
  * The memory sources that need nothing but the JDK.
  *
  * <pre>{@code
  * MemorySource plain = MemorySources.ordinary();
  * MemorySource locked = MemorySources.locked();   // mlock, or ordinary memory when refused
+ * MemorySource pinned = MemorySources.pinned();   // cudaHostAlloc with stoker-cuda, else locked()
  * System.out.println(locked.describe());
  * }</pre>
  */
 public final class MemorySources {
+    private static final System.Logger LOG = System.getLogger(MemorySources.class.getName());
     private MemorySources() {}
 
     /** Ordinary off-heap memory. */
     public static MemorySource ordinary() {
         return OrdinaryMemory.INSTANCE;
+    }
+
+    /**
+     * Page-locked memory for copies to an accelerator: from the first {@link PinnedMemoryProvider}
+     * on the class path whose device is present (CUDA's {@code cudaHostAlloc} with
+     * {@code stoker-cuda}), else {@link #locked()}. Logs one line saying which, and why.
+     */
+    public static MemorySource pinned() {
+        StringBuilder why = new StringBuilder();
+        for (PinnedMemoryProvider p : ServiceLoader.load(PinnedMemoryProvider.class)) {
+            Optional<MemorySource> s = p.source();
+            if (s.isPresent()) {
+                return s.get();
+            }
+            why.append(p.unavailableReason()).append("; ");
+        }
+        MemorySource locked = locked();
+        LOG.log(System.Logger.Level.INFO, "pinned memory: " + (why.isEmpty() ? "no accelerator module on the class path; " : why)
+                + "using " + locked.describe());
+        return locked;
     }
 
     /**
