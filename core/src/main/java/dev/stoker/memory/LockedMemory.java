@@ -67,7 +67,9 @@ final class LockedMemory implements MemorySource {
 
     private void unlock(MemorySegment segment, long bytes) {
         try (Arena a = Arena.ofConfined()) {
-            MUNLOCK.invokeExact(a.allocate(CALL_STATE), MemorySegment.ofAddress(segment.address()), bytes);
+            // invokeExact needs the call site's type to match exactly, return type included: a
+            // bare statement (void) would throw WrongMethodTypeException and never unlock.
+            int ignored = (int) MUNLOCK.invokeExact(a.allocate(CALL_STATE), MemorySegment.ofAddress(segment.address()), bytes);
         } catch (Throwable t) {
             // munlock only fails for bad ranges, which an arena-owned block never is
         }
