@@ -1,0 +1,127 @@
+package dev.stoker.loader;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * One pass of a {@link DataLoader} over its data: one epoch. Made by {@link DataLoader#iterator()};
+ * for one consumer thread.
+ *
+ * <p>Each batch handed out belongs to the caller, who closes it. Closing the iterator ends the
+ * pass early: it closes the dataset's stream and gives back the memory of any batch loaded but
+ * not handed out; batches already handed out stay valid. A pass that runs to its end closes
+ * itself; one that is abandoned is closed when the loader starts the next pass or is closed.
+ *
+ * <pre>{@code
+ * try (BatchIterator it = loader.iterator()) {
+ *     while (it.hasNext()) {
+ *         try (Batch b = it.next()) {
+ *             if (step(b)) break;   // leaving early is fine: close() cleans up
+ *         }
+ *     }
+ * }
+ * }</pre>
+ */
+public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
+    private final DataLoader<?> loader;
+    private final long epoch;
+    private final BatchSource source;
+    private Batch pending;
+    private RuntimeException pendingFailure;
+    private boolean exhausted;
+    private boolean closed;
+    private long delivered;
+
+    BatchIterator(DataLoader<?> loader, long epoch, BatchSource source) {
+        this.loader = loader;
+        this.epoch = epoch;
+        this.source = source;
+    }
+
+    /**
+     * Whether another batch (or the error of the next batch) is coming. This loads the next batch
+     * when none is loaded yet, so it may take as long as loading one.
+     */
+    @Override
+    public boolean hasNext() {
+        if (closed) {
+            return false;
+        }
+        if (pending != null || pendingFailure != null) {
+            return true;
+        }
+        if (exhausted) {
+            return false;
+        }
+        try {
+            pending = source.next();
+        } catch (RuntimeException e) {
+            // Kept for next(), so that the error comes at the batch that needed it.
+            pendingFailure = e;
+            return true;
+        }
+        if (pending == null) {
+            exhausted = true;
+            source.close();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The next batch, which the caller must close.
+     *
+     * @throws LoaderException when this batch could not be loaded; with a map-style dataset the
+     *     pass goes on with the next batch
+     * @throws NoSuchElementException when the pass is over or the iterator closed
+     */
+    @Override
+    public Batch next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException(closed ? "this pass (epoch " + epoch + ") was closed"
+                    : "epoch " + epoch + " is over after " + delivered + " batches");
+        }
+        if (pendingFailure != null) {
+            RuntimeException e = pendingFailure;
+            pendingFailure = null;
+            throw e;
+        }
+        Batch b = pending;
+        pending = null;
+        delivered++;
+        return b;
+    }
+
+    /** The epoch of this pass. */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Batches handed out so far in this pass. */
+    public long batchesDelivered() {
+        return delivered;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Ends the pass; see the class comment. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (pending != null) {
+                pending.close();
+                pending = null;
+            }
+            pendingFailure = null;
+            source.close();
+        } finally {
+            loader.passClosed(this);
+        }
+    }
+}

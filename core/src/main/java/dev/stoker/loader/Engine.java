@@ -1,0 +1,16 @@
+package dev.stoker.loader;
+
+/**
+ * How a loader makes its batches: in the caller's thread ({@link SerialEngine}) or, later, on
+ * worker threads. An engine lives as long as its loader and starts one {@link BatchSource} per
+ * pass; whatever it keeps between passes (persistent workers) it releases on {@link #close()}.
+ */
+interface Engine extends AutoCloseable {
+
+    /** Starts the pass of {@code epoch}. The previous pass has been closed. */
+    BatchSource start(long epoch);
+
+    /** Stops the engine; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,82 @@
+package dev.stoker.loader;
+
+import java.util.Arrays;
+import java.util.OptionalLong;
+
+/**
+ * A batch could not be loaded: the dataset threw while fetching a sample, the stream failed, or
+ * collate rejected the samples. The message names the dataset, the batch and its epoch, the
+ * sample indices of the batch and, when one sample's fetch failed, that sample's index; the
+ * original exception is the cause. The batch's memory has already gone back to the pool.
+ *
+ * <pre>
+ * dataset 'Images': fetching sample 1207 for batch 3 of epoch 0 failed: UncheckedIOException:
+ * truncated JPEG (batch samples [88, 1207, 3, 940])
+ * </pre>
+ *
+ * <p>With a map-style dataset the pass goes on after a failed batch: the next call to
+ * {@code next()} loads the batch after it, as PyTorch does in a single process.
+ */
+public final class LoaderException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private static final int SHOWN = 16;
+
+    private final String dataset;
+    private final long epoch;
+    private final long batch;
+    private final long[] indices;
+    private final long failedIndex;
+
+    /**
+     * @param dataset     the dataset's name
+     * @param what        the failed step, e.g. {@code "fetching sample 17 for"} or {@code "collating"}
+     * @param indices     the batch's sample indices (empty for a streaming dataset)
+     * @param failedIndex the one sample whose fetch failed, or -1 when not known or not one
+     */
+    LoaderException(String dataset, String what, long epoch, long batch, long[] indices, long failedIndex,
+                    Throwable cause) {
+        super("dataset '" + dataset + "': " + what + " batch " + batch + " of epoch " + epoch + " failed: "
+                + describe(cause) + (indices.length == 0 ? "" : " (batch samples " + show(indices) + ")"), cause);
+        this.dataset = dataset;
+        this.epoch = epoch;
+        this.batch = batch;
+        this.indices = indices.clone();
+        this.failedIndex = failedIndex;
+    }
+
+    private static String describe(Throwable t) {
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+
+    private static String show(long[] indices) {
+        if (indices.length <= SHOWN) {
+            return Arrays.toString(indices);
+        }
+        String head = Arrays.toString(Arrays.copyOf(indices, SHOWN));
+        return head.substring(0, head.length() - 1) + ", ... " + indices.length + " in all]";
+    }
+
+    /** The name of the dataset that failed. */
+    public String datasetName() {
+        return dataset;
+    }
+
+    public long epoch() {
+        return epoch;
+    }
+
+    /** The failed batch's position in its epoch, from 0. */
+    public long batchIndex() {
+        return batch;
+    }
+
+    /** The sample indices of the failed batch (empty for a streaming dataset). */
+    public long[] indices() {
+        return indices.clone();
+    }
+
+    /** The index of the sample whose fetch failed, when one sample's fetch did. */
+    public OptionalLong failedIndex() {
+        return failedIndex < 0 ? OptionalLong.empty() : OptionalLong.of(failedIndex);
+    }
+}

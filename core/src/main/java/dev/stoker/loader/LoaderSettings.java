@@ -1,0 +1,38 @@
+package dev.stoker.loader;
+
+import dev.stoker.collate.Collate;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.sampler.BatchSampler;
+import java.time.Duration;
+
+/**
+ * A loader's settings once {@link DataLoader.Builder#build()} has checked them: what every
+ * engine reads. Exactly one of {@code dataset} and {@code streamingDataset} is set; a map-style
+ * loader always has its {@code batchSampler} (the default one built from shuffle, seed, batch
+ * size and dropLast, or the user's).
+ *
+ * @param batchSize the batch size of a streaming dataset and of the default batch sampler
+ *                  (with a user's batch sampler it decides, and this is unused)
+ */
+record LoaderSettings<T>(
+        String datasetName,
+        Dataset<T> dataset,
+        StreamingDataset<T> streamingDataset,
+        BatchSampler batchSampler,
+        int batchSize,
+        boolean dropLast,
+        Collate<T> collate,
+        int numWorkers,
+        int prefetchFactor,
+        boolean persistentWorkers,
+        boolean inOrder,
+        Duration timeout,
+        long seed,
+        int rank,
+        int worldSize) {
+
+    boolean isStreaming() {
+        return streamingDataset != null;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.stoker.loader;
+
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.sampler.BatchSampler;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Loads every batch in the consumer's thread, when it is asked for: {@code numWorkers(0)}, and
+ * for now every setting. Nothing is loaded ahead, so nothing is left to clean up but an open
+ * stream.
+ */
+final class SerialEngine<T> implements Engine {
+    private final LoaderSettings<T> settings;
+    private final BatchMaker<T> maker;
+
+    SerialEngine(LoaderSettings<T> settings, BatchMaker<T> maker) {
+        this.settings = settings;
+        this.maker = maker;
+    }
+
+    @Override
+    public BatchSource start(long epoch) {
+        return settings.isStreaming()
+                ? new StreamPass<>(settings, maker, epoch)
+                : new MapPass<>(settings.batchSampler(), maker, epoch);
+    }
+
+    @Override
+    public void close() {}
+
+    /** A map-style pass: the batch sampler's index batches, each fetched and collated on demand. */
+    private static final class MapPass<T> implements BatchSource {
+        private final BatchSampler sampler;
+        private final BatchMaker<T> maker;
+        private final long epoch;
+        private Iterator<long[]> batches;
+        private long k;
+        private boolean closed;
+
+        MapPass(BatchSampler sampler, BatchMaker<T> maker, long epoch) {
+            this.sampler = sampler;
+            this.maker = maker;
+            this.epoch = epoch;
+        }
+
+        @Override
+        public Batch next() {
+            if (closed) {
+                return null;
+            }
+            if (batches == null) {
+                batches = sampler.iterator(epoch);
+            }
+            if (!batches.hasNext()) {
+                close();
+                return null;
+            }
+            long[] indices = batches.next();
+            return maker.make(epoch, k++, indices); // k advances also when the batch fails
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    /**
+     * A streaming pass: this process is the only worker of its rank; consecutive samples of its
+     * stream form the batches, the last one shorter unless dropLast. The stream is opened on the
+     * first request and closed at its end, on a failure, or when the pass is closed.
+     */
+    private static final class StreamPass<T> implements BatchSource {
+        private final LoaderSettings<T> settings;
+        private final BatchMaker<T> maker;
+        private final long epoch;
+        private SampleStream<T> stream;
+        private long k;
+        private long position;
+        private boolean finished;
+
+        StreamPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch) {
+            this.settings = settings;
+            this.maker = maker;
+            this.epoch = epoch;
+        }
+
+        @Override
+        public Batch next() {
+            if (finished) {
+                return null;
+            }
+            StreamingDataset<T> dataset = settings.streamingDataset();
+            long start = System.nanoTime();
+            if (stream == null) {
+                try {
+                    stream = dataset.open(new WorkerContext(0, 1, settings.rank(), settings.worldSize(), epoch,
+                            settings.seed()));
+                } catch (RuntimeException e) {
+                    finished = true;
+                    throw maker.failure("opening the stream for", epoch, k, new long[0], -1, e);
+                }
+            }
+            int size = settings.batchSize();
+            List<T> samples = new ArrayList<>(size);
+            try {
+                while (samples.size() < size && stream.hasNext()) {
+                    samples.add(stream.next());
+                    position++;
+                }
+            } catch (RuntimeException e) {
+                LoaderException failure = maker.failure("reading sample " + position + " of the stream for",
+                        epoch, k, new long[0], -1, e);
+                try {
+                    close(); // a stream that failed is not read further
+                } catch (RuntimeException closing) {
+                    failure.addSuppressed(closing);
+                }
+                throw failure;
+            }
+            if (samples.size() < size) {
+                close(); // the stream is over: release it now, not when the consumer gets round to it
+                if (samples.isEmpty() || settings.dropLast()) {
+                    return null;
+                }
+            }
+            return maker.assemble(epoch, k++, new long[0], samples, System.nanoTime() - start);
+        }
+
+        @Override
+        public void close() {
+            finished = true;
+            if (stream != null) {
+                SampleStream<T> s = stream;
+                stream = null;
+                s.close();
+            }
+        }
+    }
+}
