@@ -1,0 +1,239 @@
+package dev.stoker.cli;
+
+import dev.stoker.loader.DataLoader;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stoker bench}: runs a workload of {@code WORKLOADS.md} in each of its configurations and
+ * reports samples per second, the time to the first batch and the memory it took, as a table for
+ * a person or as JSON lines for scripts. Each configuration gets a warm-up repetition, which is
+ * not reported, then the timed ones, each with a fresh loader seeded with its number.
+ */
+@Command(
+        name = "bench",
+        sortOptions = false,
+        header = "Measure how fast Stoker delivers batches (W1: no data needed).",
+        description = {
+            "Runs the workloads that the PyTorch peer benchmark runs too",
+            "(WORKLOADS.md), with the same work per sample, so that the two compare.",
+            "",
+            "The default, W1 (synthetic-delay, from PyTorch's data-loading tuning",
+            "tutorial), needs no data: 512 samples of 3x224x224 float32 noise and a",
+            "label, each made after a 5 ms sleep that stands in for slow storage;",
+            "batch 32, shuffled, 4 epochs. Every configuration that this build's",
+            "loader supports runs one warm-up and 3 timed repetitions; the report",
+            "gives batches/s, samples/s (median, min, max), MB/s, the time to the",
+            "first batch and the peak memory (process RSS, the loader's pool).",
+            ""
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  stoker bench                          every configuration of W1",
+            "  stoker bench --quick                  a smoke test: 1 repetition, 1 epoch",
+            "  stoker bench --config 'nw=0 batched'  one configuration",
+            "  stoker bench --json >> results.jsonl  one JSON line per configuration",
+            "  stoker bench --list                   the workloads and configurations",
+            "",
+            "With --json, stdout carries only the JSON lines; progress goes to stderr."
+        })
+final class BenchCommand implements Callable<Integer> {
+    private static final Duration RSS_INTERVAL = Duration.ofMillis(50);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-w", "--workload"}, paramLabel = "NAME", defaultValue = "W1",
+            description = "The workload to run (default: ${DEFAULT-VALUE}); see --list.")
+    String workloadName;
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "The benchmark data folder, for the workloads that read files (W1 reads none), "
+                    + "as the PyTorch peers' generator makes it (gen_data.py --root DIR). "
+                    + "Default: ~/.cache/stoker/bench-data.")
+    Path data;
+
+    @Option(names = {"-c", "--config"}, paramLabel = "NAME",
+            description = "Run only this configuration, e.g. 'nw=0 batched' (see --list).")
+    String configName;
+
+    @Option(names = "--reps", paramLabel = "N", description = "Timed repetitions per configuration (default: 3).")
+    Integer reps;
+
+    @Option(names = "--epochs", paramLabel = "N", description = "Epochs per repetition (default: the workload's; 4 for W1).")
+    Integer epochs;
+
+    @Option(names = "--quick", description = "A smoke test: 1 repetition of 1 epoch, no warm-up.")
+    boolean quick;
+
+    @Option(names = "--json", description = "Print one JSON object per configuration and line, nothing else, on stdout.")
+    boolean json;
+
+    @Option(names = "--list", description = "List the workloads and the configurations, and exit.")
+    boolean list;
+
+    /** For tests: a smaller W1. */
+    @Option(names = "--samples", hidden = true)
+    Integer samples;
+
+    /** For tests: a shorter W1 delay. */
+    @Option(names = "--delay-ms", hidden = true)
+    Long delayMillis;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+
+        Optional<Workload> found = Workloads.find(workloadName, samples,
+                delayMillis == null ? null : Duration.ofMillis(delayMillis));
+        if (found.isEmpty()) {
+            return usageError(Workloads.unknown(workloadName));
+        }
+        Workload workload = found.get();
+        if (list) {
+            printList(out, workload);
+            return CommandLine.ExitCode.OK;
+        }
+        int timedReps = reps != null ? reps : quick ? 1 : 3;
+        int epochCount = epochs != null ? epochs : quick ? 1 : workload.epochs();
+        int warmups = quick ? 0 : 1;
+        if (timedReps < 1 || epochCount < 1) {
+            return usageError("--reps and --epochs must be at least 1");
+        }
+        Path dataFolder = null;
+        if (workload.needsData()) {
+            dataFolder = data != null ? data : Workload.defaultDataFolder();
+            if (!Files.isDirectory(dataFolder)) {
+                return usageError(workload.name() + " reads the benchmark data, and " + dataFolder
+                        + " is not a folder. Make it with the PyTorch peers' generator:\n"
+                        + "  python3 gen_data.py --root " + dataFolder + "\nor pass --data DIR.");
+            }
+        }
+
+        List<Configuration> chosen = workload.configurations();
+        if (configName != null) {
+            chosen = chosen.stream().filter(c -> c.isNamed(configName)).toList();
+            if (chosen.isEmpty()) {
+                return usageError("there is no configuration '" + configName + "' in " + workload.name()
+                        + "; there are: " + names(workload.configurations()));
+            }
+        }
+        List<Configuration> runnable = chosen.stream().filter(BenchCommand::supported).toList();
+        List<Configuration> skipped = chosen.stream().filter(c -> !supported(c)).toList();
+        if (runnable.isEmpty()) {
+            return usageError(names(skipped) + " need worker threads, which this build's loader does not have"
+                    + " yet; it runs " + names(workload.configurations().stream().filter(BenchCommand::supported)
+                            .toList()) + ".");
+        }
+
+        Machine machine = Machine.current();
+        if (!json) {
+            out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
+            out.println(machine.describe());
+            out.println(plural(timedReps, "timed repetition") + " of " + plural(epochCount, "epoch") + " ("
+                    + plural(workload.samplesPerEpoch() * epochCount, "sample") + ") per configuration, "
+                    + (warmups == 0 ? "no warm-up" : "after " + plural(warmups, "warm-up")));
+            if (!skipped.isEmpty()) {
+                out.println(plural(skipped.size(), "configuration") + " with workers not run: this build's loader"
+                        + " has no worker threads yet (see --list)");
+            }
+            out.flush();
+        }
+
+        long batchesPerRep = workload.batchesPerEpoch() * epochCount;
+        List<BenchResult> results = new ArrayList<>();
+        try (Progress progress = Progress.create(err, batchesPerRep * (warmups + timedReps) * runnable.size(),
+                runnable.size())) {
+            for (Configuration c : runnable) {
+                BenchResult r = runConfiguration(workload, c, dataFolder, warmups, timedReps, epochCount, progress);
+                progress.finished(r);
+                results.add(r);
+                if (json) {
+                    out.println(JsonLines.format(r, epochCount, machine));
+                    out.flush();
+                }
+            }
+        }
+        if (!json) {
+            out.println();
+            out.print(ResultTable.format(results));
+            out.flush();
+        }
+        return CommandLine.ExitCode.OK;
+    }
+
+    private static BenchResult runConfiguration(Workload workload, Configuration c, Path dataFolder, int warmups,
+                                                int timedReps, int epochs, Progress progress) {
+        for (int i = 0; i < warmups; i++) {
+            progress.repetition(c, "warm-up");
+            // Seeds after the timed ones: the warm-up shares no order with a reported repetition.
+            try (DataLoader<?> loader = workload.newLoader(c, timedReps + i, dataFolder)) {
+                Timer.run(loader, epochs, progress::batch);
+            }
+        }
+        List<Measurement> measured = new ArrayList<>();
+        long peakRss;
+        try (PeakMemory peak = PeakMemory.start(RSS_INTERVAL)) {
+            for (int rep = 0; rep < timedReps; rep++) {
+                progress.repetition(c, "rep " + (rep + 1) + "/" + timedReps);
+                try (DataLoader<?> loader = workload.newLoader(c, rep, dataFolder)) {
+                    measured.add(Timer.run(loader, epochs, progress::batch));
+                }
+            }
+            peakRss = peak.peakRssBytes();
+        }
+        return new BenchResult(workload.name(), c, measured, workload.outputBytesPerSample(), peakRss);
+    }
+
+    /**
+     * Whether this build's loader really runs {@code c}. Configurations with workers wait for the
+     * parallel engine: until then the loader would run them in the caller's thread and report
+     * figures under a name they do not deserve.
+     */
+    static boolean supported(Configuration c) {
+        return c.numWorkers() == 0;
+    }
+
+    private void printList(PrintWriter out, Workload shown) {
+        out.println("Workloads:");
+        out.println(Workloads.catalogue().indent(2).stripTrailing());
+        out.println();
+        out.println("Configurations of " + shown.name() + ":");
+        for (Configuration c : shown.configurations()) {
+            out.println(supported(c) ? "  " + c.name()
+                    : String.format("  %-25s (needs worker threads, not built yet)", c.name()));
+        }
+        out.flush();
+    }
+
+    private int usageError(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("stoker bench: " + message);
+        err.flush();
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    private static String plural(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    private static String names(List<Configuration> cs) {
+        return cs.stream().map(c -> "'" + c.name() + "'").collect(Collectors.joining(", "));
+    }
+}

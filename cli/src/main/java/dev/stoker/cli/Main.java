@@ -1,0 +1,57 @@
+package dev.stoker.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code stoker} command: the entry point of the runnable jar, and the parent of the
+ * subcommands ({@code bench} now; {@code pack}, {@code inspect}, {@code tune} and {@code profile}
+ * come with the parts they drive).
+ *
+ * <pre>{@code
+ * int exit = new CommandLine(new Main()).execute("bench", "--quick");
+ * }</pre>
+ */
+@Command(
+        name = "stoker",
+        subcommands = {BenchCommand.class, CommandLine.HelpCommand.class},
+        synopsisSubcommandLabel = "COMMAND",
+        description = {
+            "Stoker is a data loader for machine-learning training on the JVM: it",
+            "turns data into batches of tensors in off-heap memory, on worker threads,",
+            "fast enough that the accelerator never waits. This command measures it",
+            "and drives the tools around it.",
+            ""
+        },
+        commandListHeading = "%nCommands:%n",
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  stoker bench                   run the W1 benchmark (built-in synthetic data)",
+            "  stoker bench --quick           a fast smoke run: 1 repetition of 1 epoch",
+            "  stoker bench --json > w1.jsonl one JSON line per configuration, for scripts",
+            "  stoker help bench              every option of bench",
+            "",
+            "Run from a checkout, ./stoker finds a JDK 25+ and builds itself on first use;",
+            "./stoker test runs the tests."
+        })
+public final class Main implements Runnable {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    /** With no command there is nothing to do but say what there is. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Main()).execute(args));
+    }
+}

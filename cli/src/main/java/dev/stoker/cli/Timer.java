@@ -1,0 +1,41 @@
+package dev.stoker.cli;
+
+import dev.stoker.loader.Batch;
+import dev.stoker.loader.DataLoader;
+
+/**
+ * Times one repetition the way {@code WORKLOADS.md} defines it: from the first
+ * {@code iterator()} (so worker start-up counts, and for non-persistent workers their restart at
+ * every epoch) to the moment the {@link NullConsumer} has finished and closed the last batch of
+ * the last epoch. Closing the loader afterwards is not timed.
+ */
+final class Timer {
+    private Timer() {}
+
+    /**
+     * Runs {@code epochs} epochs of {@code loader} through the null consumer.
+     *
+     * @param afterBatch called after each batch, inside the timed region, so it must be cheap
+     *                   (a progress bar's counter)
+     */
+    static Measurement run(DataLoader<?> loader, int epochs, Runnable afterBatch) {
+        long samples = 0;
+        long batches = 0;
+        long firstBatch = -1;
+        long start = System.nanoTime();
+        for (int e = 0; e < epochs; e++) {
+            for (Batch batch : loader) { // each iterator() is one epoch
+                try (batch) {
+                    if (firstBatch < 0) {
+                        firstBatch = System.nanoTime() - start;
+                    }
+                    samples += NullConsumer.consume(batch);
+                }
+                batches++;
+                afterBatch.run();
+            }
+        }
+        long nanos = System.nanoTime() - start;
+        return new Measurement(nanos, Math.max(firstBatch, 0), samples, batches, loader.pool().peakReservedBytes());
+    }
+}

@@ -1,0 +1,126 @@
+package dev.stoker.cli;
+
+import dev.stoker.data.SyntheticDataset;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.tensor.Shape;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+/**
+ * W1, synthetic-delay, from PyTorch's data-loading tuning tutorial: 512 samples, each a
+ * 3x224x224 float32 of Gaussian noise and an int64 label, made after a 5 ms blocking sleep that
+ * stands in for slow storage; batch 32, shuffled, 4 epochs. The batched variant sleeps once per
+ * batch ({@code getBatch}, PyTorch's {@code __getitems__}).
+ *
+ * <p>The sleep blocks rather than spins, so the figure to watch is how many samples wait at once:
+ * that is what workers buy here.
+ */
+public final class W1Synthetic implements Workload {
+    static final int SAMPLES = 512;
+    static final Shape IMAGE = Shape.of(3, 224, 224);
+    static final int BATCH = 32;
+    static final int EPOCHS = 4;
+    static final Duration DELAY = Duration.ofMillis(5);
+    /** Worker counts of the tutorial's table. */
+    static final int[] WORKERS = {2, 4, 8};
+
+    private final int samples;
+    private final Duration delay;
+
+    /** W1 as defined. */
+    public W1Synthetic() {
+        this(SAMPLES, DELAY);
+    }
+
+    /** A smaller or faster W1, for tests: {@code samples} per epoch and {@code delay} per fetch. */
+    public W1Synthetic(int samples, Duration delay) {
+        if (samples < 1) {
+            throw new IllegalArgumentException("W1 needs at least one sample, not " + samples);
+        }
+        this.samples = samples;
+        this.delay = delay;
+    }
+
+    @Override
+    public String name() {
+        return "W1";
+    }
+
+    @Override
+    public String title() {
+        return "synthetic-delay";
+    }
+
+    @Override
+    public String summary() {
+        String image = LongStream.of(IMAGE.toArray()).mapToObj(Long::toString).collect(Collectors.joining("x"));
+        return samples + " samples of " + image + " f32 noise + an i64 label, " + delay.toMillis()
+                + " ms blocking sleep per sample (per batch when batched), batch " + BATCH + ", shuffled";
+    }
+
+    @Override
+    public boolean needsData() {
+        return false;
+    }
+
+    @Override
+    public int epochs() {
+        return EPOCHS;
+    }
+
+    @Override
+    public int batchSize() {
+        return BATCH;
+    }
+
+    @Override
+    public long samplesPerEpoch() {
+        return samples;
+    }
+
+    @Override
+    public long outputBytesPerSample() {
+        return IMAGE.elements() * Float.BYTES; // 602,112 B: the float32 image, as WORKLOADS.md counts it
+    }
+
+    /**
+     * The tutorial's rows, cumulative: no workers, then workers restarted every epoch, then
+     * persistent workers, then the batched fetch; with and without workers.
+     */
+    @Override
+    public List<Configuration> configurations() {
+        List<Configuration> out = new ArrayList<>();
+        out.add(Configuration.of(0, false, false));
+        out.add(Configuration.of(0, false, true));
+        for (int n : WORKERS) {
+            out.add(Configuration.of(n, false, false));
+            out.add(Configuration.of(n, true, false));
+            out.add(Configuration.of(n, false, true));
+            out.add(Configuration.of(n, true, true));
+        }
+        return out;
+    }
+
+    @Override
+    public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
+        SyntheticDataset dataset = SyntheticDataset.builder()
+                .size(samples)
+                .shape(IMAGE)
+                .delay(delay)
+                .batched(c.batched())
+                .seed(seed)
+                .build();
+        return DataLoader.builder(dataset)
+                .batchSize(BATCH)
+                .shuffle(true)
+                .seed(seed)
+                .numWorkers(c.numWorkers())
+                .prefetchFactor(c.prefetchFactor())
+                .persistentWorkers(c.persistentWorkers())
+                .build();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.stoker.cli;
+
+import dev.stoker.loader.DataLoader;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A benchmark workload of {@code WORKLOADS.md} ({@code W1}, {@code W2}, ...): the dataset, the
+ * per-sample work and the batch shapes that both sides, PyTorch and Stoker, run.
+ *
+ * <p>A workload only builds loaders; the timing, the null consumer and the report are the same
+ * for every workload and live in {@link Timer} and {@link BenchCommand}. Building the loader
+ * (and the dataset behind it) is not timed, as on the PyTorch side.
+ */
+public interface Workload {
+
+    /** The short name, {@code W1}. */
+    String name();
+
+    /** The long name, {@code synthetic-delay}. */
+    String title();
+
+    /** One line saying what the workload reads and does per sample, for the report's header. */
+    String summary();
+
+    /**
+     * Whether it reads the files of the benchmark data folder (made by the peers'
+     * {@code gen_data.py --root DIR}); W1 makes its data in memory and needs none.
+     */
+    boolean needsData();
+
+    /** Epochs per repetition. */
+    int epochs();
+
+    /** Samples per batch. */
+    int batchSize();
+
+    /** Samples per epoch. */
+    long samplesPerEpoch();
+
+    /** Bytes of output per sample for the MB/s column, or 0 where the byte volume is not defined. */
+    long outputBytesPerSample();
+
+    /** Every configuration the workload defines, in report order. */
+    List<Configuration> configurations();
+
+    /**
+     * A fresh loader for one repetition (seeded with the repetition's number, as the PyTorch side
+     * seeds its generator). Untimed.
+     *
+     * @param data the benchmark data folder, or {@code null} when {@link #needsData()} is false
+     */
+    DataLoader<?> newLoader(Configuration configuration, long seed, Path data);
+
+    /** Batches per epoch (the last one may be partial: no workload drops it). */
+    default long batchesPerEpoch() {
+        return (samplesPerEpoch() + batchSize() - 1) / batchSize();
+    }
+
+    /**
+     * Where benchmark data is looked for when {@code --data} is not given:
+     * {@code $XDG_CACHE_HOME/stoker/bench-data}, else {@code ~/.cache/stoker/bench-data}. The
+     * workloads that need data say how to make it there.
+     */
+    static Path defaultDataFolder() {
+        String cache = System.getenv("XDG_CACHE_HOME");
+        Path base = cache != null && !cache.isBlank() ? Path.of(cache) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("stoker").resolve("bench-data");
+    }
+}

@@ -1,0 +1,65 @@
+package dev.stoker.cli;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The workloads {@code stoker bench} knows, and the ones {@code WORKLOADS.md} defines that are not
+ * built yet, with the part of Stoker that brings each: the error for an unknown name lists both.
+ */
+final class Workloads {
+    private Workloads() {}
+
+    /** Workloads not built yet: the part of Stoker each one waits for. */
+    private static final Map<String, String> PLANNED = plannedWorkloads();
+
+    private static Map<String, String> plannedWorkloads() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("W2", "token-memmap: comes with the formats module (token files by memory map)");
+        m.put("W3", "jpeg-folder: comes with the vision module (JPEG decode and transforms)");
+        m.put("W4", "varlen-collate: comes with its bench workload (PadCollate, which it needs, is in core)");
+        m.put("W5", "tar-shards: comes with the formats module (tar shards) and the streaming loader");
+        m.put("W6", "in-memory-tensors: comes with the tensor dataset");
+        m.put("W7", "hdf5: comes with the HDF5 reader of the formats module");
+        m.put("W8", "lmdb: comes with the LMDB reader of the formats module");
+        return m;
+    }
+
+    /**
+     * The workload named {@code name} (any case), with the test-only overrides applied where the
+     * workload has them.
+     *
+     * @param samples a sample count in place of the workload's, or {@code null}
+     * @param delay   a per-fetch delay in place of the workload's, or {@code null}
+     */
+    static Optional<Workload> find(String name, Integer samples, Duration delay) {
+        return switch (name.trim().toUpperCase(Locale.ROOT)) {
+            case "W1" -> Optional.of(new W1Synthetic(samples == null ? W1Synthetic.SAMPLES : samples,
+                    delay == null ? W1Synthetic.DELAY : delay));
+            default -> Optional.empty();
+        };
+    }
+
+    /** The message for a name that is not a workload: what exists, and what brings the rest. */
+    static String unknown(String name) {
+        String upper = name.trim().toUpperCase(Locale.ROOT);
+        String head = PLANNED.containsKey(upper)
+                ? "workload " + upper + " is not built yet."
+                : "there is no workload '" + name + "'.";
+        return head + "\n" + catalogue();
+    }
+
+    /** The workloads that run and the ones still to come, one per line. */
+    static String catalogue() {
+        Workload w1 = new W1Synthetic();
+        return "Available:\n  " + w1.name() + " " + w1.title() + ": " + w1.summary() + " (no data needed)\n"
+                + "Not built yet:\n"
+                + PLANNED.entrySet().stream()
+                        .map(e -> "  " + e.getKey() + " " + e.getValue())
+                        .collect(Collectors.joining("\n"));
+    }
+}

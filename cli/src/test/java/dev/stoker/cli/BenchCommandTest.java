@@ -1,0 +1,172 @@
+package dev.stoker.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** {@code stoker bench} run in-process through picocli, on a W1 small and fast enough for a unit test. */
+class BenchCommandTest {
+    /** W1 shrunk: 64 samples (2 batches), no delay. */
+    private static final String[] TINY = {"bench", "--samples", "64", "--delay-ms", "0"};
+
+    record Run(int exit, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cmd = new CommandLine(new Main());
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        int exit = cmd.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    static String[] tiny(String... more) {
+        List<String> all = new ArrayList<>(List.of(TINY));
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
+    }
+
+    private static List<Configuration> runnable() {
+        return new W1Synthetic().configurations().stream().filter(BenchCommand::supported).toList();
+    }
+
+    @Test
+    void quickRunPrintsTheTableWithOneRowPerConfiguration() {
+        Run r = run(tiny("--quick"));
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("configuration")).findFirst().orElseThrow());
+        assertThat(lines.get(header)).contains("samples/s", "batches/s", "MB/s", "first batch ms", "peak RSS MiB",
+                "pool peak MiB");
+        List<String> rows = lines.subList(header + 1, lines.size());
+        assertThat(rows).hasSize(runnable().size());
+        for (int i = 0; i < rows.size(); i++) {
+            // the name, then nine columns of figures
+            assertThat(rows.get(i)).startsWith(runnable().get(i).name() + " ");
+        }
+        assertThat(r.out()).contains("W1 synthetic-delay", "machine: ");
+    }
+
+    @Test
+    void warmUpAndSeveralRepetitionsAreSummedUp() {
+        Run r = run(tiny("--reps", "2", "--epochs", "2", "--config", "nw=0", "--json"));
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode line = parse(r.out().lines().toList().getFirst());
+        assertThat(line.get("reps").asInt()).isEqualTo(2);
+        assertThat(line.get("epochs").asInt()).isEqualTo(2);
+        assertThat(line.get("samples").asLong()).isEqualTo(128); // every sample of both epochs reached the consumer
+        assertThat(line.get("batches").asLong()).isEqualTo(4);
+        assertThat(line.get("times_s")).hasSize(2);
+    }
+
+    @Test
+    void jsonPrintsOneParsableLinePerConfigurationAndNothingElse() {
+        Run r = run(tiny("--quick", "--json"));
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).hasSize(runnable().size());
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode o = parse(lines.get(i));
+            assertThat(o.get("workload").asText()).isEqualTo("W1");
+            assertThat(o.get("configuration").asText()).isEqualTo(runnable().get(i).name());
+            assertThat(o.get("config").asText()).isEqualTo(runnable().get(i).peerName());
+            for (String field : List.of("samples_per_s", "samples_per_s_min", "samples_per_s_max", "mb_per_s",
+                    "first_batch_ms", "peak_rss_bytes", "pool_peak_bytes")) {
+                assertThat(o.has(field)).as(field).isTrue();
+                assertThat(o.get(field).isNumber()).as(field).isTrue();
+            }
+            double sps = o.get("samples_per_s").asDouble();
+            assertThat(sps).isPositive();
+            assertThat(o.get("samples_per_s_min").asDouble()).isLessThanOrEqualTo(sps);
+            assertThat(o.get("samples_per_s_max").asDouble()).isGreaterThanOrEqualTo(sps);
+            assertThat(o.get("mb_per_s").asDouble()).isCloseTo(sps * 602_112 / 1e6, withinPercentage(0.01));
+            assertThat(o.get("pool_peak_bytes").asLong()).isPositive();
+        }
+    }
+
+    @Test
+    void oneConfigurationByName() {
+        Run r = run(tiny("--quick", "--json", "--config", "nw=0,batched"));
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().lines()).singleElement()
+                .satisfies(l -> assertThat(parse(l).get("configuration").asText()).isEqualTo("nw=0 batched"));
+    }
+
+    @Test
+    void anUnknownConfigurationNamesTheKnownOnes() {
+        Run r = run(tiny("--quick", "--config", "nw=3"));
+
+        assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(r.err()).contains("nw=3", "'nw=0'", "'nw=0 batched'", "'nw=8 persistent batched'");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aConfigurationTheLoaderCannotRunYetIsRefusedNotMislabelled() {
+        Optional<Configuration> unsupported = new W1Synthetic().configurations().stream()
+                .filter(c -> !BenchCommand.supported(c)).findFirst();
+        assumeTrue(unsupported.isPresent(), "the loader runs every configuration");
+
+        Run r = run(tiny("--quick", "--config", unsupported.get().name()));
+
+        assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(r.err()).contains(unsupported.get().name(), "worker threads", "'nw=0'");
+    }
+
+    @Test
+    void anUnknownWorkloadFailsAndListsTheKnownOnes() {
+        Run r = run("bench", "--workload", "W42");
+
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.err()).contains("W42", "W1", "synthetic-delay", "Not built yet", "W2", "W8");
+        assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void aWorkloadNotBuiltYetSaysWhatBringsIt() {
+        Run r = run("bench", "--workload", "w3");
+
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.err()).contains("W3 is not built yet", "vision module");
+    }
+
+    @Test
+    void listShowsWorkloadsAndConfigurations() {
+        Run r = run("bench", "--list");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("W1 synthetic-delay", "W2", "nw=0 batched", "nw=8 persistent batched");
+    }
+
+    @Test
+    void helpIsWrittenForAPerson() {
+        Run r = run("bench", "--help");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("Usage: stoker bench", "W1", "Examples:", "--quick", "--json", "--workload")
+                .doesNotContain("--samples", "--delay-ms"); // the test-only options stay hidden
+    }
+
+    private static JsonNode parse(String line) {
+        try {
+            return new ObjectMapper().readTree(line);
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + line, e);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.stoker.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ConfigurationTest {
+
+    @Test
+    void namesFollowTheTutorialAndThePeerBenchmark() {
+        Configuration c = Configuration.of(4, true, true);
+
+        assertThat(c.name()).isEqualTo("nw=4 persistent batched");
+        assertThat(c.peerName()).isEqualTo("nw=4,pf=2,persistent,batched(__getitems__)");
+        assertThat(Configuration.of(0, false, false).peerName()).isEqualTo("nw=0");
+    }
+
+    @Test
+    void isNamedIgnoresCaseAndSeparators() {
+        Configuration c = Configuration.of(0, false, true);
+
+        assertThat(c.isNamed("nw=0 batched")).isTrue();
+        assertThat(c.isNamed(" NW=0,Batched ")).isTrue();
+        assertThat(c.isNamed("nw=0,batched(__getitems__)")).isTrue();
+        assertThat(c.isNamed("nw=0")).isFalse();
+    }
+
+    @Test
+    void persistentWorkersNeedWorkers() {
+        assertThatThrownBy(() -> Configuration.of(0, true, false)).hasMessageContaining("persistent");
+        assertThatThrownBy(() -> Configuration.of(-1, false, false)).hasMessageContaining("numWorkers");
+    }
+
+    @Test
+    void w1HasTheTutorialsFourteenConfigurations() {
+        assertThat(new W1Synthetic().configurations()).extracting(Configuration::name).containsExactly(
+                "nw=0", "nw=0 batched",
+                "nw=2", "nw=2 persistent", "nw=2 batched", "nw=2 persistent batched",
+                "nw=4", "nw=4 persistent", "nw=4 batched", "nw=4 persistent batched",
+                "nw=8", "nw=8 persistent", "nw=8 batched", "nw=8 persistent batched");
+    }
+}
