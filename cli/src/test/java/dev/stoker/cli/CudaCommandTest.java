@@ -1,0 +1,33 @@
+package dev.stoker.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import dev.stoker.cuda.Cuda;
+import org.junit.jupiter.api.Test;
+
+class CudaCommandTest {
+
+    @Test
+    void saysWhatTheCudaProbeFound() {
+        BenchCommandTest.Run r = BenchCommandTest.run("cuda");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains(Cuda.status());
+    }
+
+    @Test
+    void benchWithoutADeviceFailsWithAReason() {
+        // on a GPU machine --bench runs the real measurements instead (scripts/device-run.sh)
+        assumeFalse(Cuda.isAvailable(), "a CUDA device is present");
+        BenchCommandTest.Run r = BenchCommandTest.run("cuda", "--bench");
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("needs a CUDA device");
+    }
+
+    @Test
+    void theTopLevelHelpListsIt() {
+        assertThat(BenchCommandTest.run("--help").out()).contains("cuda");
+    }
+}
