@@ -340,8 +340,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         }
 
         /**
-         * Page-locked batch memory for fast copies to an accelerator: the loader's own pool uses
-         * {@link MemorySources#locked()} (default false).
+         * Page-locked batch memory for fast copies to an accelerator, PyTorch's {@code pin_memory}:
+         * the loader's own pool uses {@link MemorySources#pinned()}: memory registered with the
+         * CUDA driver when {@code stoker-cuda} is on the class path and a GPU is there, else
+         * {@code mlock}ed memory, else ordinary memory (default false).
          */
         public Builder<T> pinMemory(boolean pinMemory) {
             this.pinMemory = pinMemory;
@@ -387,7 +389,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                     ? BufferPool.builder()
                             .name("loader of " + name)
                             .budgetBytes(poolBudgetBytes)
-                            .source(pinMemory ? MemorySources.locked() : MemorySources.ordinary())
+                            .source(pinMemory ? MemorySources.pinned() : MemorySources.ordinary())
                             .build()
                     : pool;
             return new DataLoader<>(settings, p, own);
