@@ -28,6 +28,11 @@ import java.util.Objects;
  * batched {@code __getitems__} variant of W1) unless the dataset was built with
  * {@code batched(false)}, in which case it is the plain loop over {@code get}.
  *
+ * <p>It is a {@link FillableDataset}: under a loader without a collate of its own it writes each
+ * image straight into the batch ({@link #fill}, one delay per sample; {@link #fillBatch}, one
+ * delay per batch unless {@code batched(false)}), with the same values and the same batch
+ * {@code {"image": (n, ...shape), "label": (n) i64}} as {@code get} and the default collate.
+ *
  * <pre>{@code
  * SyntheticDataset w1 = SyntheticDataset.builder()
  *         .size(512).shape(Shape.of(3, 224, 224)).delay(Duration.ofMillis(5)).seed(0)
@@ -35,7 +40,7 @@ import java.util.Objects;
  * SyntheticSample s = w1.get(7);   // s.image(): f32 [3, 224, 224]; s.label() in [0, 1000)
  * }</pre>
  */
-public final class SyntheticDataset implements Dataset<SyntheticSample> {
+public final class SyntheticDataset implements FillableDataset<SyntheticSample> {
     /** How the delay is spent; replaced in tests to count sleeps without waiting. */
     @FunctionalInterface
     interface Sleeper {
@@ -53,6 +58,7 @@ public final class SyntheticDataset implements Dataset<SyntheticSample> {
     private final boolean batched;
     private final Sleeper sleeper;
     private final int elements;
+    private final SampleLayout layout;
 
     private SyntheticDataset(Builder b) {
         this.size = b.size;
@@ -64,6 +70,8 @@ public final class SyntheticDataset implements Dataset<SyntheticSample> {
         this.batched = b.batched;
         this.sleeper = b.sleeper;
         this.elements = (int) shape.elements();
+        this.layout = SampleLayout.of(new SampleLayout.Field("image", dtype, shape),
+                new SampleLayout.Field("label", DType.I64, Shape.scalar()));
     }
 
     public static Builder builder() {
@@ -89,7 +97,7 @@ public final class SyntheticDataset implements Dataset<SyntheticSample> {
     @Override
     public List<SyntheticSample> getBatch(long[] indices) {
         if (!batched) {
-            return Dataset.super.getBatch(indices);
+            return FillableDataset.super.getBatch(indices);
         }
         for (long i : indices) {
             checkIndex(i);
@@ -100,6 +108,44 @@ public final class SyntheticDataset implements Dataset<SyntheticSample> {
             out.add(make(i));
         }
         return out;
+    }
+
+    /** {@code {"image": dtype shape, "label": i64 scalar}}, as a {@link SyntheticSample} collates. */
+    @Override
+    public SampleLayout layout() {
+        return layout;
+    }
+
+    /** Writes sample {@code index} into its slot after the delay: the values {@link #get} gives. */
+    @Override
+    public void fill(long index, SampleSlot slot) {
+        checkIndex(index);
+        pause("sample " + index);
+        write(index, slot);
+    }
+
+    /**
+     * Writes the samples at {@code indices} after one delay for the whole batch (or one per sample
+     * when built with {@code batched(false)}): the values {@link #getBatch} gives.
+     */
+    @Override
+    public void fillBatch(long[] indices, BatchSlots slots) {
+        if (!batched) {
+            FillableDataset.super.fillBatch(indices, slots);
+            return;
+        }
+        for (long i : indices) {
+            checkIndex(i);
+        }
+        pause("a batch of " + indices.length + " samples");
+        for (int j = 0; j < indices.length; j++) {
+            write(indices[j], slots.slot(j));
+        }
+    }
+
+    private void write(long index, SampleSlot slot) {
+        writeImage(index, slot.tensor(0).segment());
+        slot.tensor(1).setLong(0, label(index));
     }
 
     /** The label of sample {@code index}, without the delay. */

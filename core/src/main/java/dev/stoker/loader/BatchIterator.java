@@ -72,7 +72,8 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
      * The next batch, which the caller must close.
      *
      * @throws LoaderException when this batch could not be loaded; with a map-style dataset the
-     *     pass goes on with the next batch
+     *     pass goes on with the next batch (not after a timeout, or a worker whose
+     *     {@code workerInit} failed: those end the pass)
      * @throws NoSuchElementException when the pass is over or the iterator closed
      */
     @Override

@@ -4,6 +4,7 @@ import dev.stoker.collate.Collate;
 import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.MemorySources;
 import dev.stoker.sampler.BatchSampler;
@@ -12,7 +13,7 @@ import dev.stoker.sampler.Sampler;
 import dev.stoker.sampler.SequentialSampler;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Turns a dataset into batches: PyTorch's {@code DataLoader}, with the same settings and words.
@@ -22,6 +23,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * samples is a pure function of the seed and the epoch (and, for a streaming dataset, of what the
  * dataset does with its {@link dev.stoker.data.WorkerContext}), never of timing or the number of
  * workers. Batches live in pooled off-heap memory: close each one when done with it.
+ *
+ * <p>With {@code numWorkers(0)} (the default) batches are made in the thread that iterates, when
+ * it asks. With {@code numWorkers(n)} they are made ahead by {@code n} worker threads of this JVM
+ * ({@code stoker-worker-0}, ...), which share the dataset: batch {@code k} goes to worker
+ * {@code k % n}, each worker keeps at most {@code prefetchFactor} batches ready, and the batches
+ * come in the sampler's order (or as ready, {@code inOrder(false)}). For datasets that wait
+ * rather than compute, {@code ioConcurrency(c)} fetches the samples of each batch at once on
+ * virtual threads. A failed batch comes as a {@link LoaderException} at its place, naming the
+ * sample and the worker.
  *
  * <pre>{@code
  * try (DataLoader<Sample> loader = DataLoader.builder(dataset)
@@ -41,8 +51,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (batches already handed out stay valid), as PyTorch resets its iterator with workers.
  */
 public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(DataLoader.class.getName());
-    private static final AtomicBoolean WORKERS_NOTICE_GIVEN = new AtomicBoolean();
     /** The budget of a loader's own pool: a cap on what it may hold, not an allocation. */
     public static final long DEFAULT_POOL_BUDGET = 4L << 30;
 
@@ -62,13 +70,14 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.settings = settings;
         this.pool = pool;
         this.ownsPool = ownsPool;
-        BatchMaker<T> maker = new BatchMaker<>(settings.datasetName(), settings.dataset(), settings.collate(), pool,
-                stats);
-        if (settings.numWorkers() > 0 && WORKERS_NOTICE_GIVEN.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.INFO, "numWorkers=" + settings.numWorkers()
-                    + ": the parallel engine is not built yet; loading in the caller's thread");
+        Dataset<T> fetched = settings.dataset();
+        if (fetched != null && settings.ioConcurrency() > 0 && !BatchMaker.overridesGetBatch(fetched)) {
+            fetched = new ConcurrentFetchDataset<>(fetched, settings.ioConcurrency());
         }
-        this.engine = new SerialEngine<>(settings, maker);
+        BatchMaker<T> maker = new BatchMaker<>(settings.datasetName(), fetched, settings.collate(), pool, stats);
+        this.engine = settings.numWorkers() == 0
+                ? new SerialEngine<>(settings, maker)
+                : new WorkerEngine<>(settings, maker, WorkerEngine.DEFAULT_GRACE);
     }
 
     /** A loader over a map-style dataset. */
@@ -193,13 +202,14 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     /**
      * Settings of a {@link DataLoader}, with PyTorch's names and defaults: batch size 1, no
      * shuffle, seed 0, keep the last partial batch, the default collate, no workers, prefetch
-     * factor 2, workers restarted every epoch, in-order delivery, no timeout, a pool of its own
+     * factor 2, workers restarted every epoch, no worker-init hook, in-order delivery, no timeout,
+     * one fetch at a time (no I/O concurrency), a pool of its own
      * with a {@value DataLoader#DEFAULT_POOL_BUDGET}-byte budget in ordinary memory.
      *
      * <p>Settings that contradict each other fail in {@link #build()}, with PyTorch's rules:
      * {@code batchSampler} excludes {@code batchSize}, {@code shuffle}, {@code sampler} and
      * {@code dropLast}; {@code sampler} excludes {@code shuffle}; a streaming dataset takes no
-     * sampler and no shuffle.
+     * sampler, no shuffle and no {@code ioConcurrency}.
      */
     public static final class Builder<T> {
         private final Dataset<T> dataset;
@@ -223,6 +233,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         private boolean pinMemory;
         private int rank;
         private int worldSize = 1;
+        private Consumer<WorkerContext> workerInit;
+        private int ioConcurrency;
 
         private Builder(Dataset<T> dataset, StreamingDataset<T> streaming) {
             this.dataset = dataset;
@@ -272,13 +284,24 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             return this;
         }
 
-        /** How samples become a batch (default {@link DefaultCollate}). */
+        /**
+         * How samples become a batch (default {@link DefaultCollate}). Without one, a
+         * {@link dev.stoker.data.FillableDataset} fills each batch in place instead; giving any
+         * collate, {@code DefaultCollate.instance()} included, turns that off.
+         */
         public Builder<T> collate(Collate<? super T> collate) {
             this.collate = Objects.requireNonNull(collate, "collate");
             return this;
         }
 
-        /** Threads that load batches; 0 (the default) loads in the thread that iterates. */
+        /**
+         * Worker threads that make batches ahead, in parallel; 0 (the default) loads in the thread
+         * that iterates, when it asks. Workers are threads of this JVM sharing the dataset (so
+         * {@code get} must be thread-safe); batch {@code k} is made by worker {@code k % n}, which
+         * decides nothing about its samples: the batches are the same for any number of workers.
+         * Use about as many as there are cores for work that computes (decode, augment); see
+         * {@link #ioConcurrency} for work that waits.
+         */
         public Builder<T> numWorkers(int numWorkers) {
             if (numWorkers < 0) {
                 throw new IllegalArgumentException("numWorkers must be 0 or more (0 loads in the caller's thread), not "
@@ -288,7 +311,11 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             return this;
         }
 
-        /** Batches loaded ahead per worker (default 2); unused with no workers. */
+        /**
+         * Batches each worker may hold made, or being made, and not yet taken (default 2): the
+         * loader holds at most {@code prefetchFactor x numWorkers} batches besides those the
+         * consumer has; that is its memory bound. Unused with no workers.
+         */
         public Builder<T> prefetchFactor(int prefetchFactor) {
             if (prefetchFactor < 1) {
                 throw new IllegalArgumentException("prefetchFactor must be positive, not " + prefetchFactor);
@@ -297,19 +324,32 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             return this;
         }
 
-        /** Keeps the workers from one epoch to the next (default false); needs workers. */
+        /**
+         * Keeps the worker threads, and what {@link #workerInit} set up in them, from one epoch to
+         * the next until the loader closes (default false: they start with each pass and stop at
+         * its end); needs workers.
+         */
         public Builder<T> persistentWorkers(boolean persistentWorkers) {
             this.persistentWorkers = persistentWorkers;
             return this;
         }
 
-        /** Delivers batches in sampler order (default true); false lets a fast batch pass a slow one. */
+        /**
+         * Delivers batches in sampler order (default true), through a reorder buffer; false
+         * delivers each as soon as it is ready, so a fast batch may pass a slow one (the same
+         * batches, in another order). For a streaming dataset, in order is PyTorch's: the workers'
+         * batches in turn.
+         */
         public Builder<T> inOrder(boolean inOrder) {
             this.inOrder = inOrder;
             return this;
         }
 
-        /** How long to wait for a worker's batch before reporting it (default 0: forever); unused with no workers. */
+        /**
+         * How long to wait for a worker's batch (default 0: forever). A batch not ready in time
+         * raises a {@link LoaderException} naming the worker, the samples it was working on and
+         * (as its cause's stack trace) where it was; the pass then ends. Unused with no workers.
+         */
         public Builder<T> timeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.isNegative()) {
@@ -363,6 +403,52 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         }
 
         /**
+         * Runs {@code hook} once in each worker thread when it starts, before it fetches anything,
+         * with that worker's context (PyTorch's {@code worker_init_fn}): to open a connection or a
+         * file per worker, or to set up per-worker state. Without persistent workers it runs again
+         * in the fresh threads of every pass; with none it does not run. Inside it (and inside every
+         * fetch) {@link WorkerContext#current()} and {@link WorkerContext#currentRandom()} give the
+         * worker's context and its random generator. An exception from it ends the pass with a
+         * {@link LoaderException}.
+         *
+         * <pre>{@code
+         * .workerInit(ctx -> log.info("worker " + ctx.workerId() + " of " + ctx.numWorkers() + " up"))
+         * }</pre>
+         */
+        public Builder<T> workerInit(Consumer<WorkerContext> hook) {
+            this.workerInit = Objects.requireNonNull(hook, "hook");
+            return this;
+        }
+
+        /**
+         * The I/O mode, for datasets that wait rather than compute (remote storage, network
+         * file systems, slow disks): the samples of each batch are fetched at once, each
+         * {@code get} on a virtual thread of its own, at most {@code concurrency} fetches waiting
+         * at once in the whole loader (default 0: one fetch after the other). It adds to the
+         * workers, it does not replace them: each worker (or, with none, the consumer's thread)
+         * still makes one batch at a time and collates it, so the memory bound stays
+         * {@code prefetchFactor x numWorkers} batches; only the waits overlap. A good value is the
+         * number of requests the storage serves well at once, and at least the batch size times
+         * the workers to hide a wait entirely.
+         *
+         * <p>It does nothing for a dataset with its own {@code getBatch} (one call per batch:
+         * give it workers instead), and a {@link dev.stoker.data.FillableDataset} is then fetched
+         * with {@code get} and collated rather than filled in place. Compute-heavy datasets gain
+         * nothing from it: use {@link #numWorkers}.
+         *
+         * <pre>{@code
+         * DataLoader.builder(remoteImages).batchSize(32).numWorkers(2).ioConcurrency(64).build();
+         * }</pre>
+         */
+        public Builder<T> ioConcurrency(int concurrency) {
+            if (concurrency < 0) {
+                throw new IllegalArgumentException("ioConcurrency must be 0 (off) or more, not " + concurrency);
+            }
+            this.ioConcurrency = concurrency;
+            return this;
+        }
+
+        /**
          * Checks the settings together and builds the loader.
          *
          * @throws IllegalArgumentException naming the settings that contradict each other
@@ -381,9 +467,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                 }
             }
             @SuppressWarnings("unchecked") // a Collate<? super T> takes a List<T>: it only reads the samples
-            Collate<T> c = collate != null ? (Collate<T>) collate : DefaultCollate.instance()::collate;
+            Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
             LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
-                    c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize);
+                    c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
+                    workerInit, ioConcurrency);
             boolean own = pool == null;
             BufferPool p = own
                     ? BufferPool.builder()
@@ -408,6 +495,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                 String got = shuffle ? "shuffle=true" : sampler != null ? "a sampler" : "a batchSampler";
                 throw new IllegalArgumentException("a streaming dataset (" + name + ") has no indices to sample: expected"
                         + " no shuffle, sampler or batchSampler, but got " + got + "; shuffle inside the dataset instead");
+            }
+            if (streaming != null && ioConcurrency > 0) {
+                throw new IllegalArgumentException("ioConcurrency fetches samples by index, and a streaming dataset ("
+                        + name + ") is read in order: give it workers (numWorkers) instead");
             }
             if (persistentWorkers && numWorkers == 0) {
                 throw new IllegalArgumentException("persistentWorkers needs numWorkers > 0");

@@ -1,6 +1,7 @@
 package dev.stoker.loader;
 
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -14,8 +15,12 @@ import java.util.OptionalLong;
  * truncated JPEG (batch samples [88, 1207, 3, 940])
  * </pre>
  *
+ * <p>A batch loaded by a worker thread also names the worker, at the end:
+ * {@code ... (batch samples [88, 1207, 3, 940]) (worker stoker-worker-2)}; see {@link #worker()}.
+ *
  * <p>With a map-style dataset the pass goes on after a failed batch: the next call to
- * {@code next()} loads the batch after it, as PyTorch does in a single process.
+ * {@code next()} loads the batch after it, as PyTorch does in a single process (and with workers
+ * too). A batch that was not ready within the loader's {@code timeout} ends the pass.
  */
 public final class LoaderException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -26,6 +31,7 @@ public final class LoaderException extends RuntimeException {
     private final long batch;
     private final long[] indices;
     private final long failedIndex;
+    private final String worker; // null when not loaded by a worker thread
 
     /**
      * @param dataset     the dataset's name
@@ -42,6 +48,26 @@ public final class LoaderException extends RuntimeException {
         this.batch = batch;
         this.indices = indices.clone();
         this.failedIndex = failedIndex;
+        this.worker = null;
+    }
+
+    private LoaderException(LoaderException e, String worker) {
+        super(e.getMessage() + " (worker " + worker + ")", e.getCause());
+        this.dataset = e.dataset;
+        this.epoch = e.epoch;
+        this.batch = e.batch;
+        this.indices = e.indices;
+        this.failedIndex = e.failedIndex;
+        this.worker = worker;
+        setStackTrace(e.getStackTrace());
+        for (Throwable s : e.getSuppressed()) {
+            addSuppressed(s);
+        }
+    }
+
+    /** The same failure, naming the worker thread that met it. */
+    LoaderException onWorker(String workerName) {
+        return new LoaderException(this, workerName);
     }
 
     private static String describe(Throwable t) {
@@ -78,5 +104,10 @@ public final class LoaderException extends RuntimeException {
     /** The index of the sample whose fetch failed, when one sample's fetch did. */
     public OptionalLong failedIndex() {
         return failedIndex < 0 ? OptionalLong.empty() : OptionalLong.of(failedIndex);
+    }
+
+    /** The name of the worker thread that was loading the batch ({@code stoker-worker-2}), when a worker was. */
+    public Optional<String> worker() {
+        return Optional.ofNullable(worker);
     }
 }

@@ -3,8 +3,10 @@ package dev.stoker.loader;
 import dev.stoker.collate.Collate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
 import dev.stoker.sampler.BatchSampler;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * A loader's settings once {@link DataLoader.Builder#build()} has checked them: what every
@@ -14,6 +16,8 @@ import java.time.Duration;
  *
  * @param batchSize the batch size of a streaming dataset and of the default batch sampler
  *                  (with a user's batch sampler it decides, and this is unused)
+ * @param workerInit    run once in each worker thread when it starts, or {@code null}
+ * @param ioConcurrency sample fetches that may wait at once (the I/O mode), or 0 for none
  */
 record LoaderSettings<T>(
         String datasetName,
@@ -30,7 +34,9 @@ record LoaderSettings<T>(
         Duration timeout,
         long seed,
         int rank,
-        int worldSize) {
+        int worldSize,
+        Consumer<WorkerContext> workerInit,
+        int ioConcurrency) {
 
     boolean isStreaming() {
         return streamingDataset != null;

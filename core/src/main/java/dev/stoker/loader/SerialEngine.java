@@ -3,15 +3,18 @@ package dev.stoker.loader;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.data.WorkerScope;
 import dev.stoker.sampler.BatchSampler;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
- * Loads every batch in the consumer's thread, when it is asked for: {@code numWorkers(0)}, and
- * for now every setting. Nothing is loaded ahead, so nothing is left to clean up but an open
- * stream.
+ * Loads every batch in the consumer's thread, when it is asked for: {@code numWorkers(0)}. Nothing
+ * is loaded ahead, so nothing is left to clean up but an open stream. The consumer's thread is
+ * worker 0 of 1: fetches run with that {@link WorkerContext} and its generator for the epoch
+ * ({@link WorkerContext#currentRandom()}); no {@code workerInit} hook runs, as in PyTorch.
  */
 final class SerialEngine<T> implements Engine {
     private final LoaderSettings<T> settings;
@@ -26,7 +29,12 @@ final class SerialEngine<T> implements Engine {
     public BatchSource start(long epoch) {
         return settings.isStreaming()
                 ? new StreamPass<>(settings, maker, epoch)
-                : new MapPass<>(settings.batchSampler(), maker, epoch);
+                : new MapPass<>(settings, maker, epoch);
+    }
+
+    /** The consumer's thread as worker 0 of 1, for one epoch. */
+    static WorkerContext context(LoaderSettings<?> settings, long epoch) {
+        return new WorkerContext(0, 1, settings.rank(), settings.worldSize(), epoch, settings.seed());
     }
 
     @Override
@@ -37,14 +45,18 @@ final class SerialEngine<T> implements Engine {
         private final BatchSampler sampler;
         private final BatchMaker<T> maker;
         private final long epoch;
+        private final WorkerContext context;
+        private final SplittableRandom random;
         private Iterator<long[]> batches;
         private long k;
         private boolean closed;
 
-        MapPass(BatchSampler sampler, BatchMaker<T> maker, long epoch) {
-            this.sampler = sampler;
+        MapPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch) {
+            this.sampler = settings.batchSampler();
             this.maker = maker;
             this.epoch = epoch;
+            this.context = context(settings, epoch);
+            this.random = context.newRandom();
         }
 
         @Override
@@ -60,7 +72,12 @@ final class SerialEngine<T> implements Engine {
                 return null;
             }
             long[] indices = batches.next();
-            return maker.make(epoch, k++, indices); // k advances also when the batch fails
+            long position = k++; // k advances also when the batch fails
+            try {
+                return WorkerScope.call(context, random, () -> maker.make(epoch, position, indices));
+            } catch (LoaderException e) {
+                throw ConcurrentFetchDataset.refine(e);
+            }
         }
 
         @Override
@@ -78,6 +95,8 @@ final class SerialEngine<T> implements Engine {
         private final LoaderSettings<T> settings;
         private final BatchMaker<T> maker;
         private final long epoch;
+        private final WorkerContext context;
+        private final SplittableRandom random;
         private SampleStream<T> stream;
         private long k;
         private long position;
@@ -87,6 +106,8 @@ final class SerialEngine<T> implements Engine {
             this.settings = settings;
             this.maker = maker;
             this.epoch = epoch;
+            this.context = context(settings, epoch);
+            this.random = context.newRandom();
         }
 
         @Override
@@ -94,12 +115,15 @@ final class SerialEngine<T> implements Engine {
             if (finished) {
                 return null;
             }
+            return WorkerScope.call(context, random, this::read);
+        }
+
+        private Batch read() {
             StreamingDataset<T> dataset = settings.streamingDataset();
             long start = System.nanoTime();
             if (stream == null) {
                 try {
-                    stream = dataset.open(new WorkerContext(0, 1, settings.rank(), settings.worldSize(), epoch,
-                            settings.seed()));
+                    stream = dataset.open(context);
                 } catch (RuntimeException e) {
                     finished = true;
                     throw maker.failure("opening the stream for", epoch, k, new long[0], -1, e);

@@ -210,7 +210,7 @@ class DataLoaderTest {
     }
 
     @Test
-    void workersGiveTheSameBatchesForNow() {
+    void workersGiveTheSameBatches() {
         try (DataLoader<Long> serial = DataLoader.builder(new CountingDataset(50)).batchSize(8).shuffle(true).seed(3)
                 .build();
              DataLoader<Long> workers = DataLoader.builder(new CountingDataset(50)).batchSize(8).shuffle(true).seed(3)

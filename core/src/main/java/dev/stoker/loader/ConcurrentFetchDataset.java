@@ -1,0 +1,134 @@
+package dev.stoker.loader;
+
+import dev.stoker.data.Dataset;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.data.WorkerScope;
+import dev.stoker.random.Seeds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The loader's I/O mode ({@code ioConcurrency(c)}): a dataset seen through this fetches the
+ * samples of a batch all at once, each {@code get} on a virtual thread of its own, with at most
+ * {@code c} fetches under way at once in the whole loader.
+ *
+ * <p>Why this design: a dataset that waits (remote storage, a slow disk, W1's 5 ms sleep) spends
+ * its time blocked, not computing, so what sets its speed is how many fetches wait at once. A
+ * virtual thread that blocks gives its core back, so thousands may wait for the cost of a few
+ * kilobytes each, where a platform thread per wait would cost a megabyte of stack and a slot in
+ * the scheduler. Fanning out inside a batch, rather than making more batches at once, keeps the
+ * loader's memory bound as it is ({@code prefetchFactor x workers} batches: the samples in flight
+ * are those of the batches being made) and keeps the time to the first batch at one fetch, not
+ * one batch of fetches. The worker (or, without workers, the consumer's thread) waits for its
+ * batch's samples and collates them as before; the order of the samples in the batch is the
+ * sampler's.
+ *
+ * <p>A fetch that fails is reported by its sample index; the fetches of the batch not yet done
+ * are cancelled (interrupted). Each fetch runs with the worker's {@link WorkerContext} and a
+ * generator of its own, {@code new SplittableRandom(Seeds.mix(context.randomSeed(), index))}, as
+ * the fetches of one batch run at once.
+ *
+ * <p>Used only for a dataset that keeps {@link Dataset#getBatch}'s default loop: a dataset with
+ * its own batched fetch is one call per batch, and gets its concurrency from the workers.
+ */
+final class ConcurrentFetchDataset<T> implements Dataset<T> {
+    /** Sample {@code index} could not be fetched; carries the original as its cause. */
+    static final class SampleFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final long index;
+
+        SampleFailure(long index, Throwable cause) {
+            super("fetching sample " + index + " failed", cause, false, false);
+            this.index = index;
+        }
+    }
+
+    private final Dataset<T> dataset;
+    private final Semaphore permits;
+
+    ConcurrentFetchDataset(Dataset<T> dataset, int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("ioConcurrency must be positive, not " + concurrency);
+        }
+        this.dataset = dataset;
+        this.permits = new Semaphore(concurrency, true);
+    }
+
+    /**
+     * The failure as {@link BatchMaker} reports it for a per-sample fetch ({@code fetching sample
+     * 7 for ...}, with that index and the original cause) when it came from one fetch of this
+     * class; else {@code e} as it is.
+     */
+    static LoaderException refine(LoaderException e) {
+        if (e.getCause() instanceof SampleFailure f) {
+            return new LoaderException(e.datasetName(), "fetching sample " + f.index + " for", e.epoch(),
+                    e.batchIndex(), e.indices(), f.index, f.getCause());
+        }
+        return e;
+    }
+
+    @Override
+    public long size() {
+        return dataset.size();
+    }
+
+    @Override
+    public T get(long index) {
+        return dataset.get(index);
+    }
+
+    @Override
+    public List<T> getBatch(long[] indices) {
+        Optional<WorkerContext> context = WorkerContext.current();
+        List<FutureTask<T>> fetches = new ArrayList<>(indices.length);
+        try {
+            for (long i : indices) {
+                FutureTask<T> task = new FutureTask<>(() -> fetch(context, i));
+                fetches.add(task);
+                Thread.ofVirtual().name("stoker-io-" + i).start(task);
+            }
+            List<T> out = new ArrayList<>(indices.length);
+            for (int j = 0; j < indices.length; j++) {
+                try {
+                    out.add(fetches.get(j).get());
+                } catch (ExecutionException e) {
+                    throw new SampleFailure(indices[j], e.getCause());
+                } catch (CancellationException e) {
+                    throw new SampleFailure(indices[j], e);
+                }
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while fetching a batch of " + indices.length + " samples", e);
+        } finally {
+            for (FutureTask<T> f : fetches) {
+                f.cancel(true); // no-op for those done: the others must not run on unwatched
+            }
+        }
+    }
+
+    private T fetch(Optional<WorkerContext> context, long index) throws InterruptedException {
+        permits.acquire();
+        try {
+            if (context.isEmpty()) {
+                return dataset.get(index);
+            }
+            WorkerContext c = context.get();
+            return WorkerScope.call(c, new SplittableRandom(Seeds.mix(c.randomSeed(), index)), () -> dataset.get(index));
+        } finally {
+            permits.release();
+        }
+    }
+
+    @Override
+    public String name() {
+        return dataset.name();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.stoker.loader;
+
+import dev.stoker.data.WorkerContext;
+import java.time.Duration;
+
+/**
+ * A map-style pass on worker threads: batch {@code k} of the batch sampler is made by worker
+ * {@code k % n} (as PyTorch deals its index batches out in turn), each worker making its batches
+ * in order, one at a time, with at most {@code prefetchFactor} of them made and not yet taken.
+ */
+final class MapWorkerPass<T> extends WorkerPass<T> {
+    private final IndexFeed feed;
+
+    MapWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, WorkerCrew crew, boolean ownsCrew,
+                  Duration grace) {
+        super(settings, maker, epoch, crew, ownsCrew, grace);
+        this.feed = new IndexFeed(settings.batchSampler().iterator(epoch));
+    }
+
+    @Override
+    void work(Worker worker, WorkerContext context) {
+        int w = worker.id();
+        for (long k = w; ; k += crew.size()) {
+            try {
+                board.acquireSlot(w);
+            } catch (InterruptedException e) {
+                return; // the pass is closing
+            }
+            if (board.isClosed()) {
+                return;
+            }
+            long[] indices = feed.get(k);
+            if (indices == null) {
+                board.releaseSlot(w);
+                return;
+            }
+            worker.working(k, indices);
+            Object result;
+            try {
+                result = maker.make(epoch, k, indices);
+            } catch (LoaderException e) {
+                result = ConcurrentFetchDataset.refine(e).onWorker(worker.name());
+            } catch (RuntimeException | Error e) { // an Error from the dataset: reported at its batch, not lost
+                result = maker.failure("loading", epoch, k, indices, -1, e).onWorker(worker.name());
+            } finally {
+                worker.idle();
+            }
+            if (!board.put(w, result)) {
+                return;
+            }
+        }
+    }
+}
