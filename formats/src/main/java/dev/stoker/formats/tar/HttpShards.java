@@ -1,0 +1,83 @@
+package dev.stoker.formats.tar;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Shards served over {@code http://} or {@code https://}, read as a stream: the body is parsed as
+ * it arrives, never loaded whole. The read-ahead is bounded by a buffer of {@code readAhead}
+ * bytes on top of the HTTP client's own flow-control window.
+ *
+ * <p>NOTE: the JDK client has no read timeout once the headers have arrived; a server that stops
+ * sending without closing the connection stalls the reading worker (the loader's timeout reports it).
+ */
+public final class HttpShards {
+    /** The buffer between the socket and the tar parser when none is given. */
+    public static final int DEFAULT_READ_AHEAD = 1 << 20;
+
+    private static final class Shared {
+        static final HttpClient CLIENT = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(30))
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
+    }
+
+    private HttpShards() {
+    }
+
+    /** Whether {@code location} names a shard on a web server rather than a local file. */
+    public static boolean isUrl(String location) {
+        String l = location.toLowerCase(java.util.Locale.ROOT);
+        return l.startsWith("http://") || l.startsWith("https://");
+    }
+
+    /** The client used when none is given: HTTP/1.1 or 2, redirects followed, 30 s to connect. */
+    public static HttpClient defaultClient() {
+        return Shared.CLIENT;
+    }
+
+    /** Opens {@code url} with a GET and reads it as a tar stream. */
+    public static TarReader open(String url, HttpClient client, int readAhead) {
+        HttpRequest request;
+        try {
+            request = HttpRequest.newBuilder(URI.create(url)).GET().build();
+        } catch (IllegalArgumentException e) {
+            throw new TarException(url, 0, "not a valid URL: " + e.getMessage(), e);
+        }
+        HttpResponse<InputStream> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new TarException(url, 0, "GET failed: " + describe(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TarException(url, 0, "interrupted while connecting", e);
+        }
+        if (response.statusCode() != 200) {
+            close(response.body());
+            throw new TarException(url, 0, "GET answered HTTP " + response.statusCode()
+                    + (response.statusCode() == 404 ? " (no such shard)" : ""));
+        }
+        long length = response.headers().firstValueAsLong("content-length").orElse(-1);
+        InputStream in = new BufferedInputStream(response.body(), Math.max(readAhead, 8192));
+        return TarReader.open(url, in, length);
+    }
+
+    private static String describe(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private static void close(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the request already failed; that is what the caller hears about
+        }
+    }
+}

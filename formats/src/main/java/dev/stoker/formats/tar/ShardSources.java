@@ -1,0 +1,32 @@
+package dev.stoker.formats.tar;
+
+import java.lang.foreign.Arena;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+
+/**
+ * Opens a shard by its location: an {@code http(s)://} URL is streamed ({@link HttpShards}); a
+ * {@code file:} URL or a plain path is memory-mapped. Shard lists may mix the two.
+ */
+public final class ShardSources {
+    private ShardSources() {
+    }
+
+    /**
+     * @param arena the arena local shards are mapped into; member data lives as long as it
+     */
+    public static TarReader open(String location, Arena arena, HttpClient http, int readAhead) {
+        if (HttpShards.isUrl(location)) {
+            return HttpShards.open(location, http, readAhead);
+        }
+        return TarReader.open(localPath(location), arena);
+    }
+
+    /** The local path of a location: a {@code file:} URL or a path. */
+    static Path localPath(String location) {
+        if (location.startsWith("file:")) {
+            return Path.of(java.net.URI.create(location));
+        }
+        return Path.of(location);
+    }
+}

@@ -1,0 +1,287 @@
+package dev.stoker.formats.tar;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes samples into WebDataset tar shards: each field of a sample is a member
+ * {@code <key>.<extension>}, in the order given, written as ustar (mode 0644, mtime 0; see
+ * {@link TarHeaderWriter}), readable by Python's tarfile, GNU tar and WebDataset. A new shard starts
+ * when the current one has {@code maxSamples} samples or the next sample would make its final
+ * length (end marker and padding to 10 KiB records included) exceed {@code maxBytes} (a sample
+ * larger than that gets a shard of its own). Shards are named by a
+ * {@link String#format} pattern with the shard number, written under a temporary name and renamed
+ * when complete, each with its {@link ShardIndex} sidecar unless turned off.
+ *
+ * <pre>{@code
+ * try (ShardWriter w = ShardWriter.builder("out/shard-%06d.tar").maxSamples(1000).build()) {
+ *     w.write("000000", Map.of("jpg", jpegBytes, "cls", "7".getBytes(US_ASCII)));
+ * }
+ * }</pre>
+ */
+public final class ShardWriter implements AutoCloseable {
+    /** Python's tarfile and GNU tar pad archives to records of 20 blocks; so do we. */
+    static final int RECORD = 20 * TarHeader.BLOCK;
+    private static final byte[] ZEROS = new byte[RECORD];
+
+    private final String pattern;
+    private final long maxSamples;
+    private final long maxBytes;
+    private final boolean writeIndex;
+    private final List<ShardInfo> finished = new ArrayList<>();
+
+    private int shardNumber;
+    private Path path;
+    private Path partial;
+    private OutputStream out;
+    private long written;
+    private long samples;
+    private ShardIndex.Builder index;
+    private boolean closed;
+
+    /**
+     * A finished shard.
+     *
+     * @param path    where it is
+     * @param samples how many samples it holds
+     * @param bytes   its length in bytes
+     */
+    public record ShardInfo(Path path, long samples, long bytes) {
+    }
+
+    private ShardWriter(Builder b) {
+        this.pattern = b.pattern;
+        this.maxSamples = b.maxSamples;
+        this.maxBytes = b.maxBytes;
+        this.writeIndex = b.writeIndex;
+        this.shardNumber = b.firstShard;
+    }
+
+    /** A writer whose shards are named {@code String.format(pattern, n)}, e.g. {@code shard-%06d.tar}. */
+    public static Builder builder(String pattern) {
+        return new Builder(pattern);
+    }
+
+    /** Writes one sample: its fields by extension, in the map's order. */
+    public void write(String key, Map<String, byte[]> fields) {
+        Map<String, MemorySegment> segments = new LinkedHashMap<>();
+        fields.forEach((ext, bytes) -> segments.put(ext, MemorySegment.ofArray(bytes)));
+        writeSegments(key, segments);
+    }
+
+    /** Writes a sample read from another shard (its key and fields). */
+    public void write(TarSample sample) {
+        writeSegments(sample.key(), sample.fields());
+    }
+
+    /** Writes one sample whose fields are segments (a memory map, off-heap buffers). */
+    public void writeSegments(String key, Map<String, MemorySegment> fields) {
+        if (closed) {
+            throw new IllegalStateException("shard writer is closed");
+        }
+        checkNames(key, fields);
+        List<byte[]> headers = new ArrayList<>(fields.size());
+        long bytes = 0;
+        for (Map.Entry<String, MemorySegment> f : fields.entrySet()) {
+            byte[] h = TarHeaderWriter.headers(key + "." + f.getKey(), f.getValue().byteSize());
+            headers.add(h);
+            bytes += h.length + padded(f.getValue().byteSize());
+        }
+        if (out != null && (samples >= maxSamples || finalLength(written + bytes) > maxBytes)) {
+            finishShard();
+        }
+        if (out == null) {
+            startShard();
+        }
+        index.sample(key);
+        int i = 0;
+        try {
+            for (Map.Entry<String, MemorySegment> f : fields.entrySet()) {
+                byte[] h = headers.get(i++);
+                out.write(h);
+                written += h.length;
+                index.member(f.getKey(), written, f.getValue().byteSize());
+                copy(f.getValue(), out);
+                long size = f.getValue().byteSize();
+                int pad = (int) (padded(size) - size);
+                out.write(ZEROS, 0, pad);
+                written += size + pad;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing shard " + partial + " failed: " + e.getMessage(), e);
+        }
+        samples++;
+    }
+
+    private static void checkNames(String key, Map<String, ?> fields) {
+        if (key.isEmpty() || key.endsWith("/") || SampleKeys.key(key + ".x") == null
+                || !SampleKeys.key(key + ".x").equals(key)) {
+            throw new IllegalArgumentException("sample key \"" + key
+                    + "\" cannot be read back: a key must not be empty, and its file name must have no dot");
+        }
+        if (fields.isEmpty()) {
+            throw new IllegalArgumentException("sample \"" + key + "\" has no fields");
+        }
+        for (String ext : fields.keySet()) {
+            if (ext.isEmpty() || ext.indexOf('/') >= 0 || ext.endsWith(".")) {
+                throw new IllegalArgumentException("sample \"" + key + "\": \"" + ext
+                        + "\" is not an extension (not empty, no '/', not ending in '.')");
+            }
+        }
+    }
+
+    /** A shard's length once closed with {@code contentBytes} of members: end marker and record padding added. */
+    static long finalLength(long contentBytes) {
+        long end = contentBytes + 2L * TarHeader.BLOCK;
+        return (end + RECORD - 1) / RECORD * RECORD;
+    }
+
+    private static long padded(long size) {
+        return (size + TarHeader.BLOCK - 1) / TarHeader.BLOCK * TarHeader.BLOCK;
+    }
+
+    private static void copy(MemorySegment data, OutputStream out) throws IOException {
+        if (data.isNative() || data.heapBase().isEmpty() || !(data.heapBase().get() instanceof byte[])) {
+            byte[] chunk = new byte[(int) Math.min(data.byteSize(), 1 << 16)];
+            for (long at = 0; at < data.byteSize(); at += chunk.length) {
+                int n = (int) Math.min(chunk.length, data.byteSize() - at);
+                MemorySegment.copy(data, ValueLayout.JAVA_BYTE, at, chunk, 0, n);
+                out.write(chunk, 0, n);
+            }
+        } else {
+            out.write(data.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    private void startShard() {
+        path = Path.of(String.format(pattern, shardNumber));
+        partial = path.resolveSibling(path.getFileName() + ".part");
+        try {
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            out = new BufferedOutputStream(Files.newOutputStream(partial), 1 << 20);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create shard " + partial + ": " + e.getMessage(), e);
+        }
+        written = 0;
+        samples = 0;
+        index = new ShardIndex.Builder();
+    }
+
+    private void finishShard() {
+        try {
+            // the end-of-archive marker (two zero blocks), then zeros to the end of the record
+            long total = finalLength(written);
+            long zeros = total - written;
+            while (zeros > 0) {
+                int n = (int) Math.min(zeros, ZEROS.length);
+                out.write(ZEROS, 0, n);
+                zeros -= n;
+            }
+            out.close();
+            out = null;
+            Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            if (writeIndex) {
+                index.build(total).write(ShardIndex.sidecar(path));
+            }
+            finished.add(new ShardInfo(path, samples, total));
+        } catch (IOException e) {
+            throw new UncheckedIOException("finishing shard " + partial + " failed: " + e.getMessage(), e);
+        }
+        shardNumber++;
+    }
+
+    /** The shards finished so far (all of them after {@link #close()}). */
+    public List<ShardInfo> shards() {
+        return List.copyOf(finished);
+    }
+
+    /** Samples written to the shard being written now. */
+    public long samplesInCurrentShard() {
+        return out == null ? 0 : samples;
+    }
+
+    /** Finishes the last shard. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (out != null) {
+            finishShard();
+        }
+    }
+
+    /** Settings of a {@link ShardWriter}. */
+    public static final class Builder {
+        private final String pattern;
+        private long maxSamples = Long.MAX_VALUE;
+        private long maxBytes = Long.MAX_VALUE;
+        private boolean writeIndex = true;
+        private int firstShard;
+
+        private Builder(String pattern) {
+            String a;
+            String b;
+            try {
+                a = String.format(pattern, 0);
+                b = String.format(pattern, 1);
+            } catch (java.util.IllegalFormatException e) {
+                throw new IllegalArgumentException("shard name pattern \"" + pattern
+                        + "\" is not a format with one number, like shard-%06d.tar: " + e.getMessage());
+            }
+            if (a.equals(b)) {
+                throw new IllegalArgumentException("shard name pattern \"" + pattern
+                        + "\" gives every shard the same name; put the shard number in it, like shard-%06d.tar");
+            }
+            this.pattern = pattern;
+        }
+
+        /** At most this many samples per shard (default: no limit). */
+        public Builder maxSamples(long n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("at most " + n + " samples per shard: must be at least 1");
+            }
+            this.maxSamples = n;
+            return this;
+        }
+
+        /** At most this many bytes per shard, unless a single sample is larger (default: no limit). */
+        public Builder maxBytes(long n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("at most " + n + " bytes per shard: must be at least 1");
+            }
+            this.maxBytes = n;
+            return this;
+        }
+
+        /** Write each shard's {@code .idx} sidecar (default: yes). */
+        public Builder writeIndex(boolean on) {
+            this.writeIndex = on;
+            return this;
+        }
+
+        /** The number of the first shard (default 0). */
+        public Builder firstShard(int n) {
+            this.firstShard = n;
+            return this;
+        }
+
+        public ShardWriter build() {
+            return new ShardWriter(this);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package dev.stoker.formats.tar;
+
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.random.Seeds;
+import java.net.http.HttpClient;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * WebDataset tar shards as a {@link StreamingDataset}: each worker reads its share of the shards
+ * ({@link ShardAssignment}) from first member to last, grouping members into {@link TarSample}s by
+ * key, optionally through a per-worker {@link ShuffleBuffer} seeded by
+ * {@code Seeds.mix(seed, epoch, globalWorkerId)}. Shards may be local files (memory-mapped, samples
+ * are zero-copy slices) or {@code http(s)://} URLs (streamed).
+ *
+ * <pre>{@code
+ * TarShardDataset shards = TarShardDataset.builder("data/shard-{000000..000007}.tar")
+ *         .shuffleShards(true)
+ *         .shuffleBuffer(1000)
+ *         .build();
+ * }</pre>
+ *
+ * <p>NOTE: a local shard is mapped into an automatic arena, so a sample's segments stay valid for
+ * as long as the sample is reachable, also after the stream moved to the next shard; the map is
+ * released by the garbage collector.
+ */
+public final class TarShardDataset implements StreamingDataset<TarSample> {
+    private final List<String> shards;
+    private final boolean shuffleShards;
+    private final int shuffleBuffer;
+    private final boolean skipCorruptShards;
+    private final HttpClient http;
+    private final int readAhead;
+    private final long samplesPerWorker;
+
+    private TarShardDataset(Builder b) {
+        this.shards = List.copyOf(b.shards);
+        this.shuffleShards = b.shuffleShards;
+        this.shuffleBuffer = b.shuffleBuffer;
+        this.skipCorruptShards = b.skipCorruptShards;
+        this.http = b.http != null ? b.http : HttpShards.defaultClient();
+        this.readAhead = b.readAhead;
+        this.samplesPerWorker = b.samplesPerWorker;
+    }
+
+    /** A builder over shard patterns or names (brace-expanded, see {@link ShardPatterns}). */
+    public static Builder builder(String... patterns) {
+        return new Builder(ShardPatterns.expandAll(List.of(patterns)));
+    }
+
+    /** A builder over shard names taken as they are (no brace expansion). */
+    public static Builder builder(List<String> shards) {
+        return new Builder(shards);
+    }
+
+    /** Every shard, in the given order. */
+    public List<String> shards() {
+        return shards;
+    }
+
+    @Override
+    public SampleStream<TarSample> open(WorkerContext context) {
+        List<String> mine = ShardAssignment.forWorker(shards, shuffleShards, context);
+        SampleStream<TarSample> source = samplesPerWorker > 0
+                ? FixedLengthStream.of(() -> new ShardChain(mine, http, readAhead, skipCorruptShards), samplesPerWorker)
+                : new ShardChain(mine, http, readAhead, skipCorruptShards);
+        if (shuffleBuffer <= 0) {
+            return source;
+        }
+        long stream = Seeds.mix(context.seed(), context.epoch(), context.globalWorkerId());
+        Iterator<TarSample> shuffled = new ShuffleBuffer<>(source, shuffleBuffer, stream);
+        return new SampleStream<>() {
+            public boolean hasNext() {
+                return shuffled.hasNext();
+            }
+
+            public TarSample next() {
+                return shuffled.next();
+            }
+
+            public void close() {
+                source.close();
+            }
+        };
+    }
+
+    @Override
+    public String name() {
+        return "tar shards (" + shards.size() + (shards.isEmpty() ? "" : ", first " + shards.getFirst()) + ")";
+    }
+
+    /** Settings of a {@link TarShardDataset}. */
+    public static final class Builder {
+        private final List<String> shards;
+        private boolean shuffleShards;
+        private int shuffleBuffer;
+        private boolean skipCorruptShards;
+        private HttpClient http;
+        private int readAhead = HttpShards.DEFAULT_READ_AHEAD;
+        private long samplesPerWorker;
+
+        private Builder(List<String> shards) {
+            if (shards.isEmpty()) {
+                throw new IllegalArgumentException("no shards given");
+            }
+            this.shards = new ArrayList<>(shards);
+        }
+
+        /** Permute the shard order each epoch with the loader's seed (default: off). */
+        public Builder shuffleShards(boolean on) {
+            this.shuffleShards = on;
+            return this;
+        }
+
+        /** A per-worker shuffle buffer of this many raw samples; 0 (the default) for none. */
+        public Builder shuffleBuffer(int samples) {
+            if (samples < 0) {
+                throw new IllegalArgumentException("shuffle buffer of " + samples + " samples");
+            }
+            this.shuffleBuffer = samples;
+            return this;
+        }
+
+        /**
+         * On a corrupt or truncated shard, keep the samples read before the problem and go on with
+         * the next shard, instead of failing (default: fail). {@link ShardChain#skipped()} counts them.
+         */
+        public Builder skipCorruptShards(boolean on) {
+            this.skipCorruptShards = on;
+            return this;
+        }
+
+        /**
+         * Every worker delivers exactly {@code n} samples per epoch (0, the default: as many as its
+         * shards hold), re-reading its shards from the start when they hold fewer and stopping
+         * early when they hold more, so that all ranks get the same number of batches; see
+         * {@link FixedLengthStream}. A sensible {@code n} is the total sample count divided by
+         * {@code worldSize * numWorkers}.
+         */
+        public Builder samplesPerWorker(long n) {
+            if (n < 0) {
+                throw new IllegalArgumentException(n + " samples per worker");
+            }
+            this.samplesPerWorker = n;
+            return this;
+        }
+
+        /** The HTTP client for {@code http(s)://} shards (default: {@link HttpShards#defaultClient()}). */
+        public Builder httpClient(HttpClient client) {
+            this.http = client;
+            return this;
+        }
+
+        /** Bytes buffered ahead of the parser when streaming a shard over HTTP (default 1 MiB). */
+        public Builder readAhead(int bytes) {
+            this.readAhead = bytes;
+            return this;
+        }
+
+        public TarShardDataset build() {
+            return new TarShardDataset(this);
+        }
+    }
+}

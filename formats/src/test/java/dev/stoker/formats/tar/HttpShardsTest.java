@@ -1,0 +1,115 @@
+package dev.stoker.formats.tar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.WorkerContext;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Shards served by the JDK's HTTP server on loopback, whole, cut short, or missing. */
+class HttpShardsTest {
+    @TempDir
+    Path dir;
+
+    private HttpServer server;
+    private String base;
+    private List<Fixtures.Sample> samples;
+
+    @BeforeEach
+    void serve() throws Exception {
+        samples = Fixtures.randomSamples(new Random(11), 40);
+        try (ShardWriter w = ShardWriter.builder(dir.resolve("h-%d.tar").toString()).maxSamples(20).build()) {
+            samples.forEach(s -> w.write(s.key(), s.fields()));
+        }
+        byte[] shard0 = Files.readAllBytes(dir.resolve("h-0.tar"));
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/h-0.tar", ex -> {
+            ex.sendResponseHeaders(200, shard0.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(shard0);
+            }
+        });
+        // announces the whole length, sends 5000 bytes, then drops the connection
+        server.createContext("/dropped.tar", ex -> {
+            ex.sendResponseHeaders(200, shard0.length);
+            OutputStream out = ex.getResponseBody();
+            out.write(shard0, 0, 5000);
+            out.flush();
+            ex.getHttpContext().getServer();
+            ex.close(); // closes before the announced length: the client sees the connection end early
+        });
+        // chunked (no length) and cut short: the tar parser finds the truncation
+        server.createContext("/chunked-short.tar", ex -> {
+            ex.sendResponseHeaders(200, 0);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(shard0, 0, 5000);
+            }
+        });
+        server.start();
+        base = "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    @Test
+    void aShardStreamsOverHttpAndMixesWithLocalFiles() {
+        List<String> shards = List.of(base + "/h-0.tar", dir.resolve("h-1.tar").toString());
+        TarShardDataset ds = TarShardDataset.builder(shards).readAhead(4096).build();
+        List<TarSample> got = new ArrayList<>();
+        try (SampleStream<TarSample> s = ds.open(new WorkerContext(0, 1, 0, 1, 0, 0))) {
+            s.forEachRemaining(got::add);
+        }
+        assertThat(got).hasSize(40);
+        for (int i = 0; i < 40; i++) {
+            assertThat(samples.get(i).sameAs(got.get(i))).as("sample %d", i).isTrue();
+        }
+        assertThat(got.getFirst().url()).isEqualTo(base + "/h-0.tar");
+        assertThat(got.getFirst().fields().values().iterator().next().isNative()).isFalse(); // streamed: heap
+        assertThat(got.getLast().fields().values().iterator().next().isNative()).isTrue(); // mapped
+    }
+
+    @Test
+    void aDroppedConnectionNamesTheUrlAndOffset() {
+        assertThatThrownBy(() -> drain(base + "/dropped.tar"))
+                .isInstanceOf(TarException.class)
+                .hasMessageContaining(base + "/dropped.tar")
+                .hasMessageMatching("(?s).*byte offset (4[0-9]{3}|5000).*");
+    }
+
+    @Test
+    void aShortChunkedBodyIsATruncatedShard() {
+        assertThatThrownBy(() -> drain(base + "/chunked-short.tar"))
+                .isInstanceOf(TarException.class)
+                .hasMessageContaining(base + "/chunked-short.tar")
+                .hasMessageContaining("truncated");
+    }
+
+    @Test
+    void aMissingShardSaysHttp404() {
+        assertThatThrownBy(() -> drain(base + "/nope.tar"))
+                .isInstanceOf(TarException.class).hasMessageContaining("HTTP 404");
+    }
+
+    private void drain(String url) {
+        try (TarReader r = HttpShards.open(url, HttpShards.defaultClient(), 8192)) {
+            r.forEachRemaining(m -> { });
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package dev.stoker.formats.tokens;
+
+import dev.stoker.formats.contract.MapDatasetContract;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+
+class TokenWindowContractTest extends MapDatasetContract<TokenWindow> {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected Opened<TokenWindow> open() throws Exception {
+        Path p = TokenFiles.writeU16(dir.resolve("t.bin"), 200, 9);
+        TokenFile tokens = TokenFile.open(p, TokenType.U16);
+        return new Opened<>(TokenWindowDataset.random(tokens, 16, 20, 3), tokens);
+    }
+
+    @Override
+    protected Object content(TokenWindow w) {
+        return List.of(Arrays.toString(w.input().toLongArray()), Arrays.toString(w.target().toLongArray()));
+    }
+}

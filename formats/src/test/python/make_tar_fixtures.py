@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Writes the small tar fixtures under src/test/resources/tar with Python's tarfile.
+
+Run from the formats module:  python3 src/test/python/make_tar_fixtures.py
+Output is deterministic (mtime 0, fixed contents), so re-running it gives the same bytes.
+"""
+import io
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "resources", "tar")
+
+
+def info(name, size, type_=tarfile.REGTYPE):
+    ti = tarfile.TarInfo(name)
+    ti.size = size
+    ti.mtime = 0
+    ti.mode = 0o644
+    ti.type = type_
+    return ti
+
+
+def add(tf, name, data):
+    tf.addfile(info(name, len(data)), io.BytesIO(data))
+
+
+def write(name, fmt, members):
+    path = os.path.join(OUT, name)
+    with tarfile.open(path, "w", format=fmt) as tf:
+        for m in members:
+            if m[0] == "dir":
+                tf.addfile(info(m[1], 0, tarfile.DIRTYPE))
+            else:
+                add(tf, m[0], m[1])
+    return path
+
+
+LONG = "nested/" + "d" * 60 + "/" + "sample_with_a_very_long_name_" + "x" * 90 + ".seg.png"
+
+SAMPLES = [
+    ("000000.jpg", b"\xff\xd8jpeg-zero\xff\xd9"),
+    ("000000.cls", b"3"),
+    ("000001.jpg", bytes(range(256)) * 3),  # 768 bytes: crosses a block boundary
+    ("000001.cls", b"7"),
+    ("000001.json", b'{"caption": "two cats"}'),
+    ("000002.txt", b""),  # an empty member
+    ("000002.cls", b"0"),
+]
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    # plain ustar with a directory member and multi-member samples
+    write("ustar.tar", tarfile.USTAR_FORMAT, [("dir", "000000")] + SAMPLES)
+    # pax: a name too long for ustar (path record) and a non-ASCII name
+    write("pax.tar", tarfile.PAX_FORMAT, SAMPLES[:2] + [(LONG, b"long-pax"), ("caf\u00e9.txt", b"accent")])
+    # GNU: the long name as a type-L member
+    write("gnu.tar", tarfile.GNU_FORMAT, SAMPLES[:2] + [(LONG, b"long-gnu"), ("000009.cls", b"9")])
+
+    # the same kind of content written by GNU tar itself (directories, a long name), if it is here
+    if shutil.which("tar"):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, os.path.dirname(LONG)))
+            for name, data in SAMPLES[:4] + [(LONG, b"long-gnutar")]:
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(data)
+            subprocess.run(["tar", "--format=gnu", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner",
+                            "--sort=name", "-cf", os.path.abspath(os.path.join(OUT, "gnutar.tar")), "-C", tmp, "."],
+                           check=True)
+
+    good = open(os.path.join(OUT, "ustar.tar"), "rb").read()
+    # layout: directory header 0, 000000.jpg header 512 (data 1024), 000000.cls header 1536 (data 2048),
+    # 000001.jpg header 2560 (768 bytes of data at 3072)
+    # truncated 300 bytes into the data of 000001.jpg
+    open(os.path.join(OUT, "truncated.tar"), "wb").write(good[:3072 + 300])
+    # truncated 200 bytes into the header of 000000.cls
+    open(os.path.join(OUT, "truncated_header.tar"), "wb").write(good[:1536 + 200])
+    # a flipped byte in the name of the second header (offset 512) breaks its checksum
+    bad = bytearray(good)
+    bad[512 + 3] ^= 0x01
+    open(os.path.join(OUT, "bad_checksum.tar"), "wb").write(bytes(bad))
+    # the size field of the second header made huge (base-256, 2^62), checksum fixed up
+    huge = bytearray(good)
+    huge[512 + 124:512 + 136] = bytes([0x80, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0])
+    huge[512 + 148:512 + 156] = b" " * 8
+    checksum = sum(huge[512:1024])
+    huge[512 + 148:512 + 156] = ("%06o\0 " % checksum).encode()
+    open(os.path.join(OUT, "huge_size.tar"), "wb").write(bytes(huge))
+
+
+if __name__ == "__main__":
+    main()
