@@ -1,0 +1,268 @@
+package dev.stoker.vision;
+
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.decode.DecodeOptions;
+import dev.stoker.vision.decode.DecodeSession;
+import dev.stoker.vision.decode.DecodedImage;
+import dev.stoker.vision.decode.ImageDecoder;
+import dev.stoker.vision.decode.ImageHeader;
+import dev.stoker.vision.decode.ScalingFactor;
+import dev.stoker.vision.transform.CenterCrop;
+import dev.stoker.vision.transform.Geometry;
+import dev.stoker.vision.transform.ImageTransform;
+import dev.stoker.vision.transform.Normalize;
+import dev.stoker.vision.transform.RandomHorizontalFlip;
+import dev.stoker.vision.transform.RandomResizedCrop;
+import dev.stoker.vision.transform.Resampler;
+import dev.stoker.vision.transform.Resize;
+import dev.stoker.vision.transform.SampleRandom;
+import dev.stoker.vision.transform.Scratch;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Encoded image in, normalized CHW tensor out, written once into the slot it belongs in (the
+ * sample's row of the batch tensor): decode, torchvision-style transforms, {@code ToTensor} and
+ * {@code Normalize} fused into one pass. The transforms only plan which source pixels land where
+ * ({@link Geometry}); the header is read first so that the decoder can scale in the DCT domain
+ * when the output is much smaller than the region kept (as PIL's {@code draft}), then the kept
+ * region alone is resampled.
+ *
+ * <pre>{@code
+ * try (ImagePipeline train = ImagePipeline.train(224)) {      // RandomResizedCrop, flip, ImageNet normalize
+ *     Tensor batch = ...;                                      // (64, 3, 224, 224) f32, pooled
+ *     train.apply(jpegBytes, "class_03/000612.jpg", batch.select(j), SampleRandom.of(seed, epoch, index));
+ * }
+ * ImagePipeline custom = ImagePipeline.builder()
+ *         .add(Resize.shorterSide(160)).add(new CenterCrop(128))
+ *         .normalize(Normalize.NONE).dctScaling(false).build();
+ * }</pre>
+ *
+ * <p>Thread-safe: workers share one pipeline; each call borrows a decode session and working
+ * arrays and gives them back. Close the pipeline to free them (and its decoder, if it made it).
+ */
+public final class ImagePipeline implements AutoCloseable {
+    private final List<ImageTransform> transforms;
+    private final Normalize normalize;
+    private final boolean dctScaling;
+    private final ImageDecoder decoder;
+    private final boolean ownsDecoder;
+    private final boolean random;
+    private final ConcurrentLinkedQueue<Scratch> scratches = new ConcurrentLinkedQueue<>();
+
+    private ImagePipeline(Builder b) {
+        this.transforms = List.copyOf(b.transforms);
+        this.normalize = b.normalize;
+        this.dctScaling = b.dctScaling;
+        this.ownsDecoder = b.decoder == null;
+        this.decoder = b.decoder != null ? b.decoder : ImageDecoder.create(b.decodeOptions);
+        this.random = transforms.stream().anyMatch(ImageTransform::isRandom);
+    }
+
+    /**
+     * torchvision's ImageNet training transform: {@code RandomResizedCrop(size)},
+     * {@code RandomHorizontalFlip()}, {@code ToTensor()}, {@code Normalize(IMAGENET)}; with DCT
+     * scaling.
+     */
+    public static ImagePipeline train(int size) {
+        return builder().add(new RandomResizedCrop(size)).add(new RandomHorizontalFlip()).build();
+    }
+
+    /**
+     * torchvision's ImageNet evaluation transform: {@code Resize(size / 0.875)} (256 for 224),
+     * {@code CenterCrop(size)}, {@code ToTensor()}, {@code Normalize(IMAGENET)}; with DCT scaling.
+     */
+    public static ImagePipeline eval(int size) {
+        return builder().add(Resize.shorterSide((int) Math.round(size / 0.875))).add(new CenterCrop(size)).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Decodes {@code bytes} and writes the transformed image into {@code slot}; see {@link #apply(MemorySegment, String, Tensor, SampleRandom)}. */
+    public void apply(byte[] bytes, String source, Tensor slot, SampleRandom random) {
+        apply(MemorySegment.ofArray(bytes), source, slot, random);
+    }
+
+    /**
+     * Decodes the image in {@code bytes}, applies the transforms with draws from {@code random},
+     * and writes the result into {@code slot}, a {@code (3, H, W)} tensor (f32, f16 or bf16
+     * normalized; u8 as pixels). Nothing outside the slot is written.
+     *
+     * @param source the file path or sample key, named in errors
+     * @param random this sample's generator; may be null when no transform is random
+     * @throws dev.stoker.vision.decode.ImageDecodeException when the image cannot be decoded
+     * @throws IllegalArgumentException when the slot's shape is not the transforms' output
+     */
+    public void apply(MemorySegment bytes, String source, Tensor slot, SampleRandom random) {
+        Objects.requireNonNull(slot, "slot");
+        if (random == null && this.random) {
+            throw new IllegalArgumentException("this pipeline has random transforms: give it the sample's SampleRandom");
+        }
+        try (DecodeSession session = decoder.session()) {
+            ImageHeader header = session.open(bytes, source);
+            Geometry g = plan(header.width(), header.height(), random);
+            if (slot.shape().rank() != 3 || slot.shape().dim(0) != 3 || slot.shape().dim(1) != g.height()
+                    || slot.shape().dim(2) != g.width()) {
+                throw new IllegalArgumentException(source + ": the transforms make a " + g.width() + "x" + g.height()
+                        + " image, but the slot is " + slot.shape() + " (3, H, W expected)");
+            }
+            render(session, g, slot);
+        }
+    }
+
+    private void render(DecodeSession session, Geometry g, Tensor slot) {
+        DecodedImage image = session.decode(scaleFor(g));
+        Scratch scratch = scratches.poll();
+        if (scratch == null) {
+            scratch = new Scratch();
+        }
+        try {
+            Resampler.render(image.pixels(), image.width(), image.height(), g, normalize, slot, scratch);
+        } finally {
+            scratches.offer(scratch);
+        }
+    }
+
+    /** Decodes and transforms into a new tensor of {@code dtype} in {@code arena}: for one-off use and tests. */
+    public Tensor apply(byte[] bytes, String source, SampleRandom random, DType dtype, Arena arena) {
+        if (random == null && this.random) {
+            throw new IllegalArgumentException("this pipeline has random transforms: give it the sample's SampleRandom");
+        }
+        try (DecodeSession session = decoder.session()) {
+            ImageHeader header = session.open(bytes, source);
+            Geometry g = plan(header.width(), header.height(), random);
+            Tensor out = Tensor.allocate(arena, dtype, Shape.of(3, g.height(), g.width()));
+            render(session, g, out);
+            return out;
+        }
+    }
+
+    /** The geometry the transforms give an image of {@code width x height} for these draws. */
+    public Geometry plan(int width, int height, SampleRandom random) {
+        Geometry g = new Geometry(width, height);
+        for (ImageTransform t : transforms) {
+            t.apply(g, random);
+        }
+        return g;
+    }
+
+    /**
+     * The output shape {@code (3, H, W)}, when the last size-setting transform fixes it
+     * ({@code RandomResizedCrop}, {@code CenterCrop}, {@code Resize} to an exact size).
+     *
+     * @throws IllegalStateException when the output size depends on the image
+     */
+    public Shape outputShape() {
+        for (int i = transforms.size() - 1; i >= 0; i--) {
+            switch (transforms.get(i)) {
+                case RandomResizedCrop r -> {
+                    return Shape.of(3, r.height(), r.width());
+                }
+                case CenterCrop c -> {
+                    return Shape.of(3, c.height(), c.width());
+                }
+                case Resize r when r.shorterSide() == 0 -> {
+                    return Shape.of(3, r.height(), r.width());
+                }
+                case Resize r -> throw new IllegalStateException("the output size of " + this
+                        + " depends on each image's aspect ratio: end it with a crop or an exact resize");
+                case RandomHorizontalFlip f -> { }
+            }
+        }
+        throw new IllegalStateException("the output size of " + this + " is each image's own size: add a crop or resize");
+    }
+
+    /** The decoder in use (to see which: {@link ImageDecoder#describe()}). */
+    public ImageDecoder decoder() {
+        return decoder;
+    }
+
+    public List<ImageTransform> transforms() {
+        return transforms;
+    }
+
+    public Normalize normalize() {
+        return normalize;
+    }
+
+    private ScalingFactor scaleFor(Geometry g) {
+        if (!dctScaling || !g.isResized()) {
+            return ScalingFactor.ONE;
+        }
+        int outW = g.width();
+        int outH = g.height();
+        return ScalingFactor.choose(decoder.scalingFactors(), outW * g.scaleX(), outH * g.scaleY(), outW, outH);
+    }
+
+    /** Frees the working arrays, and the decoder when this pipeline made it. */
+    @Override
+    public void close() {
+        scratches.clear();
+        if (ownsDecoder) {
+            decoder.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ImagePipeline" + transforms + " + " + normalize + (dctScaling ? ", DCT scaling" : "");
+    }
+
+    /** Settings of a pipeline; {@link #build()} makes it. */
+    public static final class Builder {
+        private final List<ImageTransform> transforms = new ArrayList<>();
+        private Normalize normalize = Normalize.IMAGENET;
+        private boolean dctScaling = true;
+        private ImageDecoder decoder;
+        private DecodeOptions decodeOptions = DecodeOptions.defaults();
+
+        private Builder() {}
+
+        /** Appends a transform; they apply in the order added. */
+        public Builder add(ImageTransform transform) {
+            transforms.add(Objects.requireNonNull(transform, "transform"));
+            return this;
+        }
+
+        /** {@code ToTensor} + {@code Normalize(mean, std)}; {@link Normalize#IMAGENET} by default. */
+        public Builder normalize(Normalize normalize) {
+            this.normalize = Objects.requireNonNull(normalize, "normalize");
+            return this;
+        }
+
+        /**
+         * Whether JPEGs are decoded at 1/2, 1/4 or 1/8 size when the region kept is at least that
+         * much larger than the output (default true). The output then differs slightly from
+         * PIL's full decode (libjpeg's scaled IDCT is a better low-pass than bilinear); false
+         * gives PIL's pixels exactly.
+         */
+        public Builder dctScaling(boolean dctScaling) {
+            this.dctScaling = dctScaling;
+            return this;
+        }
+
+        /** Decoder options for the decoder the pipeline makes (and closes). */
+        public Builder decodeOptions(DecodeOptions options) {
+            this.decodeOptions = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** A decoder to share (the caller closes it); by default the pipeline makes its own. */
+        public Builder decoder(ImageDecoder decoder) {
+            this.decoder = Objects.requireNonNull(decoder, "decoder");
+            return this;
+        }
+
+        public ImagePipeline build() {
+            return new ImagePipeline(this);
+        }
+    }
+}

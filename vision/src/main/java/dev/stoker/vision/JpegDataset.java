@@ -1,0 +1,129 @@
+package dev.stoker.vision;
+
+import dev.stoker.data.Dataset;
+import dev.stoker.data.FillableDataset;
+import dev.stoker.data.SampleLayout;
+import dev.stoker.data.SampleSlot;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.transform.SampleRandom;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Images decoded and transformed straight into the batch: a dataset of encoded images (an image
+ * folder, tar shards, LMDB values) seen through an {@link ImagePipeline}. Under a loader with the
+ * default collate it takes the fill path: each image is decoded and written, normalized, into its
+ * row of the batch's {@code image} tensor, and its label into {@code label}; no per-sample tensor
+ * exists. {@link #get} gives the same values as an {@link ImageSample} on the heap, for any other
+ * use.
+ *
+ * <pre>{@code
+ * ImageFolderDataset folder = ImageFolder.scan(Path.of("data/jpeg")).dataset();
+ * try (ImagePipeline train = ImagePipeline.train(224)) {
+ *     JpegDataset<ImageBytes> images = JpegDataset.of(folder,
+ *             s -> EncodedImage.of(s.bytes(), s.label(), s.path().toString()), train);
+ *     DataLoader<ImageSample> loader = DataLoader.builder(images).batchSize(64).shuffle(true).seed(7).build();
+ *     // batches: {image: (64, 3, 224, 224) f32, label: (64) i64}
+ * }
+ * }</pre>
+ *
+ * <p>Random transforms draw from {@code SampleRandom.of(seed, epoch, index)} with the loader's
+ * seed and epoch ({@link WorkerContext#current()}; seed 0, epoch 0 outside a loader), so a
+ * sample's crop and flip depend on neither the worker nor the thread that loads it.
+ *
+ * <p>The pipeline stays the caller's: close it after the loaders that use this dataset.
+ *
+ * @param <S> the source dataset's sample type
+ */
+public final class JpegDataset<S> implements FillableDataset<ImageSample> {
+    private final Dataset<S> source;
+    private final Function<? super S, EncodedImage> encoded;
+    private final ImagePipeline pipeline;
+    private final DType dtype;
+    private final Shape imageShape;
+    private final SampleLayout layout;
+
+    private JpegDataset(Dataset<S> source, Function<? super S, EncodedImage> encoded, ImagePipeline pipeline,
+                        DType dtype) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.encoded = Objects.requireNonNull(encoded, "encoded");
+        this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
+        this.dtype = Objects.requireNonNull(dtype, "dtype");
+        this.imageShape = pipeline.outputShape();
+        this.layout = SampleLayout.of(new SampleLayout.Field("image", dtype, imageShape),
+                new SampleLayout.Field("label", DType.I64, Shape.scalar()));
+    }
+
+    /** Float32 images from {@code source}, each sample read as an {@link EncodedImage} by {@code encoded}. */
+    public static <S> JpegDataset<S> of(Dataset<S> source, Function<? super S, EncodedImage> encoded,
+                                        ImagePipeline pipeline) {
+        return new JpegDataset<>(source, encoded, pipeline, DType.F32);
+    }
+
+    /** As {@link #of}, with images of {@code dtype}: F32, F16, BF16 (normalized) or U8 (pixels). */
+    public static <S> JpegDataset<S> of(Dataset<S> source, Function<? super S, EncodedImage> encoded,
+                                        ImagePipeline pipeline, DType dtype) {
+        return new JpegDataset<>(source, encoded, pipeline, dtype);
+    }
+
+    /** A dataset whose samples are already {@link EncodedImage}s. */
+    public static JpegDataset<EncodedImage> of(Dataset<EncodedImage> source, ImagePipeline pipeline) {
+        return new JpegDataset<>(source, Function.identity(), pipeline, DType.F32);
+    }
+
+    @Override
+    public long size() {
+        return source.size();
+    }
+
+    @Override
+    public SampleLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public void fill(long index, SampleSlot slot) {
+        EncodedImage e = encoded(index);
+        pipeline.apply(e.bytes(), e.key(), slot.tensor(0), random(index));
+        slot.tensor(1).setLong(0, e.label());
+    }
+
+    @Override
+    public ImageSample get(long index) {
+        EncodedImage e = encoded(index);
+        Tensor image = new Tensor(heap(imageShape.elements() * dtype.byteSize()), dtype, imageShape);
+        pipeline.apply(e.bytes(), e.key(), image, random(index));
+        return new ImageSample(image, e.label());
+    }
+
+    private EncodedImage encoded(long index) {
+        EncodedImage e = encoded.apply(source.get(index));
+        if (e == null) {
+            throw new IllegalStateException(name() + ": no image for sample " + index);
+        }
+        return e;
+    }
+
+    private static SampleRandom random(long index) {
+        WorkerContext ctx = WorkerContext.current().orElse(null);
+        return ctx == null ? SampleRandom.of(0, 0, index) : SampleRandom.of(ctx.seed(), ctx.epoch(), index);
+    }
+
+    private static MemorySegment heap(long bytes) {
+        // A long[] keeps the memory 8-byte aligned for any dtype.
+        return MemorySegment.ofArray(new long[(int) ((bytes + 7) / 8)]).asSlice(0, bytes);
+    }
+
+    public ImagePipeline pipeline() {
+        return pipeline;
+    }
+
+    @Override
+    public String name() {
+        return "jpeg " + source.name();
+    }
+}

@@ -1,0 +1,187 @@
+package dev.stoker.vision.decode;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One thread's decoding state, borrowed from an {@link ImageDecoder}: a libjpeg-turbo handle (when
+ * the library is there) and the off-heap buffers that every image it decodes reuses. Closing it
+ * gives it back to the decoder for the next borrower.
+ *
+ * <p>Decoding is two steps, so that a caller can choose the scale from the size:
+ * {@link #open} reads the header (and checks it against the pixel limit), {@link #decode}
+ * decodes. libjpeg-turbo is tried first; whatever it cannot read (CMYK with some files, PNG, a
+ * damaged file) goes to ImageIO before the session gives up with an {@link ImageDecodeException}
+ * naming the source and what each decoder said.
+ *
+ * <pre>{@code
+ * try (ImageDecoder decoder = ImageDecoder.create();
+ *      DecodeSession session = decoder.session()) {
+ *     ImageHeader header = session.open(jpegBytes, "n01440764/img_0001.jpg");
+ *     DecodedImage image = session.decode(ScalingFactor.ONE);   // header.width() x header.height() RGB
+ *     int red = image.get(0, 0, 0);
+ * }
+ * }</pre>
+ *
+ * <p>NOTE: not thread-safe; one thread at a time. The {@link DecodedImage} it returns lives in the
+ * session's buffer until the next decode or close.
+ */
+public final class DecodeSession implements AutoCloseable {
+    private final ImageDecoder owner;
+    private final TurboJpegDecoder turbo;
+    private final NativeBuffer pixels = new NativeBuffer();
+    private final NativeBuffer inputCopy = new NativeBuffer();
+    private boolean borrowed;
+
+    // The opened image.
+    private MemorySegment data;
+    private MemorySegment nativeData;
+    private String source;
+    private TurboJpegDecoder.Header turboHeader;
+    private String turboFailure;
+    private ImageHeader header;
+
+    DecodeSession(ImageDecoder owner, TurboJpeg tj) {
+        this.owner = owner;
+        this.turbo = tj == null ? null : new TurboJpegDecoder(tj);
+    }
+
+    /** Opens {@code bytes}, read from {@code source} (a path or key, used in messages); see {@link #open(MemorySegment, String)}. */
+    public ImageHeader open(byte[] bytes, String source) {
+        return open(MemorySegment.ofArray(bytes), source);
+    }
+
+    /**
+     * Reads the header of the image in {@code bytes} (heap or off-heap; not copied when
+     * off-heap, so a memory-mapped file is decoded in place).
+     *
+     * @param source the file path or sample key, for error messages
+     * @throws ImageDecodeException when the data is empty, not an image either decoder reads,
+     *     or larger than the pixel limit
+     */
+    public ImageHeader open(MemorySegment bytes, String source) {
+        checkBorrowed();
+        this.data = bytes;
+        this.source = source;
+        this.nativeData = null;
+        this.turboHeader = null;
+        this.turboFailure = null;
+        this.header = null;
+        if (bytes.byteSize() == 0) {
+            throw new ImageDecodeException(source, "empty (0 bytes)");
+        }
+        if (turbo != null) {
+            nativeData = bytes.isNative() ? bytes : copyOffHeap(bytes);
+            try {
+                turboHeader = turbo.header(nativeData);
+                ImageDecoder.checkSize(source, turboHeader.width(), turboHeader.height(), turboHeader.format(), owner.options());
+                header = new ImageHeader(turboHeader.width(), turboHeader.height(), turboHeader.format());
+                return header;
+            } catch (DecoderFailure f) {
+                turboFailure = f.getMessage();
+            }
+        }
+        try {
+            ImageHeader h = ImageIODecoder.header(heapBytes());
+            ImageDecoder.checkSize(source, h.width(), h.height(), h.format(), owner.options());
+            header = h;
+            return h;
+        } catch (DecoderFailure f) {
+            throw new ImageDecodeException(source, "not an image that can be read (" + failures(f.getMessage())
+                    + ", " + bytes.byteSize() + " bytes starting " + ImageIODecoder.firstBytes(firstBytes(bytes)) + ")");
+        }
+    }
+
+    /**
+     * Decodes the opened image at {@code scale} when libjpeg-turbo reads it; ImageIO always
+     * decodes at full size, so check the returned image's size.
+     */
+    public DecodedImage decode(ScalingFactor scale) {
+        checkBorrowed();
+        if (header == null) {
+            throw new IllegalStateException("open an image before decoding it");
+        }
+        if (turboHeader != null) {
+            try {
+                return turbo.decode(nativeData, turboHeader, scale, pixels, owner.options().allowTruncated());
+            } catch (DecoderFailure f) {
+                turboFailure = f.getMessage();
+            }
+        }
+        try {
+            return ImageIODecoder.decode(heapBytes(), source, pixels, owner.options());
+        } catch (DecoderFailure f) {
+            throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
+                    + header.width() + "x" + header.height() + " (" + failures(f.getMessage()) + ")");
+        }
+    }
+
+    /** Opens and decodes at full size. */
+    public DecodedImage decode(MemorySegment bytes, String source) {
+        open(bytes, source);
+        return decode(ScalingFactor.ONE);
+    }
+
+    /** Opens and decodes at full size. */
+    public DecodedImage decode(byte[] bytes, String source) {
+        return decode(MemorySegment.ofArray(bytes), source);
+    }
+
+    /** Whether this session has a libjpeg-turbo handle. */
+    public boolean hasTurboJpeg() {
+        return turbo != null;
+    }
+
+    private String failures(String imageIo) {
+        return (turboFailure == null ? "" : "libjpeg-turbo: " + turboFailure + "; ") + "ImageIO: " + imageIo;
+    }
+
+    private MemorySegment copyOffHeap(MemorySegment bytes) {
+        MemorySegment copy = inputCopy.ensure(bytes.byteSize());
+        MemorySegment.copy(bytes, 0, copy, 0, bytes.byteSize());
+        return copy;
+    }
+
+    private byte[] heapBytes() {
+        // A segment over a whole byte[] (MemorySegment.ofArray) needs no copy.
+        if (data.heapBase().orElse(null) instanceof byte[] array && array.length == data.byteSize()
+                && data.address() == 0) {
+            return array;
+        }
+        return data.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private static byte[] firstBytes(MemorySegment bytes) {
+        return bytes.asSlice(0, Math.min(8, bytes.byteSize())).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private void checkBorrowed() {
+        if (!borrowed) {
+            throw new IllegalStateException("this decode session was given back to its decoder");
+        }
+    }
+
+    void lend() {
+        borrowed = true;
+    }
+
+    /** Gives the session back to its decoder; its last image's pixels may be reused at once. */
+    @Override
+    public void close() {
+        if (borrowed) {
+            borrowed = false;
+            data = null;
+            nativeData = null;
+            owner.giveBack(this);
+        }
+    }
+
+    /** Frees the handle and the buffers: done by the decoder, never while borrowed. */
+    void destroy() {
+        if (turbo != null) {
+            turbo.close();
+        }
+        pixels.close();
+        inputCopy.close();
+    }
+}

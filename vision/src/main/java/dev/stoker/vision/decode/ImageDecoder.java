@@ -1,0 +1,126 @@
+package dev.stoker.vision.decode;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Decodes JPEG (and, through the fallback, PNG and the other formats ImageIO reads) into 8-bit
+ * RGB: with libjpeg-turbo when the system has {@code libturbojpeg}, else with the JDK's ImageIO.
+ * The first use logs one line saying which.
+ *
+ * <p>Decoding happens in {@link DecodeSession}s: each holds a TurboJPEG handle (which is not
+ * thread-safe) and reused off-heap buffers. Sessions are lent to one thread at a time and come
+ * back on {@link DecodeSession#close()}, so there are never more of them than threads decoding at
+ * once, whatever threads come and go (workers, virtual threads, a pool that grows). The decoder
+ * owns them: {@link #close()} frees those idle and each one lent out when it comes back.
+ *
+ * <pre>{@code
+ * try (ImageDecoder decoder = ImageDecoder.create()) {            // shared by every worker
+ *     try (DecodeSession s = decoder.session()) {                  // per image, or per batch
+ *         DecodedImage image = s.decode(jpegBytes, "train/cat/1.jpg");
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe.
+ */
+public final class ImageDecoder implements AutoCloseable {
+    private final DecodeOptions options;
+    private final TurboJpeg turbo;
+    private final ConcurrentLinkedQueue<DecodeSession> idle = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger created = new AtomicInteger();
+    private volatile boolean closed;
+
+    private ImageDecoder(DecodeOptions options, TurboJpeg turbo) {
+        this.options = options;
+        this.turbo = turbo;
+    }
+
+    /** A decoder with the {@linkplain DecodeOptions#defaults() default options}. */
+    public static ImageDecoder create() {
+        return create(DecodeOptions.defaults());
+    }
+
+    public static ImageDecoder create(DecodeOptions options) {
+        TurboJpeg tj = options.useTurboJpeg() ? TurboJpeg.instance().orElse(null) : null;
+        return new ImageDecoder(options, tj);
+    }
+
+    /** Whether libjpeg-turbo can be loaded on this system. */
+    public static boolean turboJpegAvailable() {
+        return TurboJpeg.instance().isPresent();
+    }
+
+    public DecodeOptions options() {
+        return options;
+    }
+
+    /** Whether this decoder tries libjpeg-turbo first. */
+    public boolean usesTurboJpeg() {
+        return turbo != null;
+    }
+
+    /** Which decoders are used, for logs and reports. */
+    public String describe() {
+        return turbo != null ? "libjpeg-turbo (" + turbo.libraryName + "), ImageIO as the fallback" : "ImageIO";
+    }
+
+    /** The DCT scaling factors available: the library's, or only {@link ScalingFactor#ONE} with ImageIO. */
+    public List<ScalingFactor> scalingFactors() {
+        return turbo != null ? turbo.scalingFactors() : List.of(ScalingFactor.ONE);
+    }
+
+    /** Lends a session; close it to give it back. */
+    public DecodeSession session() {
+        if (closed) {
+            throw new IllegalStateException("the image decoder is closed");
+        }
+        DecodeSession s = idle.poll();
+        if (s == null) {
+            s = new DecodeSession(this, turbo);
+            created.incrementAndGet();
+        }
+        s.lend();
+        return s;
+    }
+
+    /** Sessions made so far (at most the number of threads that decoded at once). */
+    public int sessionsCreated() {
+        return created.get();
+    }
+
+    void giveBack(DecodeSession s) {
+        if (closed) {
+            s.destroy();
+            return;
+        }
+        idle.offer(s);
+        // close() may have drained the queue between the check and the offer.
+        if (closed && idle.remove(s)) {
+            s.destroy();
+        }
+    }
+
+    /** Frees the idle sessions now, and each lent one when it is given back. */
+    @Override
+    public void close() {
+        closed = true;
+        for (DecodeSession s; (s = idle.poll()) != null; ) {
+            s.destroy();
+        }
+    }
+
+    /** Refuses images over the pixel limit, before any memory is taken for them. */
+    static void checkSize(String source, int width, int height, String format, DecodeOptions options) {
+        if (width < 1 || height < 1) {
+            throw new ImageDecodeException(source, "the " + format + " header gives a size of " + width + "x" + height);
+        }
+        long pixels = (long) width * height;
+        if (pixels > options.maxPixels()) {
+            throw new ImageDecodeException(source, "the " + format + " image is " + width + "x" + height + " = "
+                    + pixels + " pixels, over the limit of " + options.maxPixels()
+                    + " (a decompression bomb? raise DecodeOptions.maxPixels if the image is genuine)");
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.stoker.vision.decode;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * libjpeg-turbo's TurboJPEG API (the 2.x functions, also exported by 3.x) bound through the FFM
+ * {@link Linker}: only the decompression calls Stoker uses. Found at run time as
+ * {@code libturbojpeg.so.0} (Debian and Ubuntu's {@code libturbojpeg0}), {@code libturbojpeg.so},
+ * or the path in the system property {@code stoker.turbojpeg.path}.
+ *
+ * <p>NOTE: a {@code tjhandle} is not thread-safe: {@link TurboJpegDecoder} gives each thread its
+ * own. Every call here is a plain downcall (not {@code critical}): a decode takes about a
+ * millisecond, too long to hold off the garbage collector's safepoints.
+ */
+@SuppressWarnings("restricted") // the point of this class: binding a native library
+final class TurboJpeg {
+    private static final System.Logger LOG = System.getLogger(TurboJpeg.class.getName());
+
+    /** Pixel formats (enum TJPF). */
+    static final int TJPF_RGB = 0;
+    static final int TJPF_CMYK = 11;
+    /** Colour spaces of the JPEG (enum TJCS). */
+    static final int TJCS_RGB = 0;
+    static final int TJCS_YCBCR = 1;
+    static final int TJCS_GRAY = 2;
+    static final int TJCS_CMYK = 3;
+    static final int TJCS_YCCK = 4;
+    /** Stop at the first warning (e.g. premature end of data) instead of finishing with grey. */
+    static final int TJFLAG_STOPONWARNING = 8192;
+    /** Refuse progressive JPEGs with an unreasonable number of scans (a CPU bomb). */
+    static final int TJFLAG_LIMITSCANS = 32768;
+    /** tjGetErrorCode: the last error was only a warning. */
+    static final int TJERR_WARNING = 0;
+
+    private static final Optional<TurboJpeg> INSTANCE = load();
+
+    final String libraryName;
+    final MethodHandle initDecompress;     // tjhandle tjInitDecompress(void)
+    final MethodHandle decompressHeader3;  // int (tjhandle, const uchar*, ulong, int* w, int* h, int* subsamp, int* colorspace)
+    final MethodHandle decompress2;        // int (tjhandle, const uchar*, ulong, uchar* dst, int w, int pitch, int h, int pf, int flags)
+    final MethodHandle getErrorStr2;       // char* (tjhandle)
+    final MethodHandle getErrorCode;       // int (tjhandle)
+    final MethodHandle destroy;            // int (tjhandle)
+    private final List<ScalingFactor> scalingFactors;
+
+    private TurboJpeg(SymbolLookup lib, String libraryName) throws Throwable {
+        this.libraryName = libraryName;
+        Linker linker = Linker.nativeLinker();
+        initDecompress = linker.downcallHandle(find(lib, "tjInitDecompress"), FunctionDescriptor.of(ADDRESS));
+        decompressHeader3 = linker.downcallHandle(find(lib, "tjDecompressHeader3"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+        decompress2 = linker.downcallHandle(find(lib, "tjDecompress2"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+        getErrorStr2 = linker.downcallHandle(find(lib, "tjGetErrorStr2"), FunctionDescriptor.of(ADDRESS, ADDRESS));
+        getErrorCode = linker.downcallHandle(find(lib, "tjGetErrorCode"), FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        destroy = linker.downcallHandle(find(lib, "tjDestroy"), FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        MethodHandle getScalingFactors = linker.downcallHandle(find(lib, "tjGetScalingFactors"),
+                FunctionDescriptor.of(ADDRESS, ADDRESS));
+        this.scalingFactors = readScalingFactors(getScalingFactors);
+    }
+
+    /** The library, or empty when it is not installed (or not wanted); the first call logs which. */
+    static Optional<TurboJpeg> instance() {
+        return INSTANCE;
+    }
+
+    /** The scaling factors the library can decode at directly (DCT scaling), largest first. */
+    List<ScalingFactor> scalingFactors() {
+        return scalingFactors;
+    }
+
+    private static Optional<TurboJpeg> load() {
+        if (Boolean.getBoolean("stoker.turbojpeg.disable")) {
+            LOG.log(System.Logger.Level.INFO, "JPEG decoder: the JDK's ImageIO (libturbojpeg disabled by -Dstoker.turbojpeg.disable)");
+            return Optional.empty();
+        }
+        List<String> candidates = new ArrayList<>();
+        String configured = System.getProperty("stoker.turbojpeg.path");
+        if (configured != null && !configured.isBlank()) {
+            candidates.add(configured);
+        }
+        candidates.add("libturbojpeg.so.0");
+        candidates.add("libturbojpeg.so");
+        candidates.add("libturbojpeg.dylib");
+        StringBuilder why = new StringBuilder();
+        for (String name : candidates) {
+            try {
+                TurboJpeg t = new TurboJpeg(SymbolLookup.libraryLookup(name, Arena.global()), name);
+                LOG.log(System.Logger.Level.INFO, "JPEG decoder: libjpeg-turbo's TurboJPEG (" + name
+                        + "), with the JDK's ImageIO for what it cannot read");
+                return Optional.of(t);
+            } catch (Throwable e) {
+                why.append(name).append(": ").append(e.getMessage()).append("; ");
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "JPEG decoder: the JDK's ImageIO (libturbojpeg not found: " + why
+                + "install it with apt-get install libturbojpeg0 for about 2.5x the speed)");
+        return Optional.empty();
+    }
+
+    private static MemorySegment find(SymbolLookup lib, String name) {
+        return lib.find(name).orElseThrow(() -> new IllegalStateException("the library has no symbol " + name));
+    }
+
+    private static List<ScalingFactor> readScalingFactors(MethodHandle getScalingFactors) throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment count = arena.allocate(JAVA_INT);
+            MemorySegment array = (MemorySegment) getScalingFactors.invokeExact(count);
+            int n = count.get(JAVA_INT, 0);
+            if (array.equals(MemorySegment.NULL) || n <= 0 || n > 64) {
+                return List.of(new ScalingFactor(1, 1));
+            }
+            // tjscalingfactor is struct { int num; int denom; }, a static array in the library.
+            MemorySegment factors = array.reinterpret(8L * n);
+            List<ScalingFactor> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                int num = factors.get(JAVA_INT, 8L * i);
+                int denom = factors.get(JAVA_INT, 8L * i + 4);
+                if (num > 0 && denom > 0) {
+                    out.add(new ScalingFactor(num, denom));
+                }
+            }
+            out.sort((a, b) -> Double.compare(b.value(), a.value()));
+            return List.copyOf(out);
+        }
+    }
+
+    /** The library's message for the last error on {@code handle}. */
+    String errorMessage(MemorySegment handle) {
+        try {
+            MemorySegment s = (MemorySegment) getErrorStr2.invokeExact(handle);
+            return s.equals(MemorySegment.NULL) ? "unknown error" : s.reinterpret(1024).getString(0);
+        } catch (Throwable t) {
+            return "unknown error (" + t + ")";
+        }
+    }
+
+    /** Whether the last error on {@code handle} was a warning rather than a fatal error. */
+    boolean lastErrorWasWarning(MemorySegment handle) {
+        try {
+            return (int) getErrorCode.invokeExact(handle) == TJERR_WARNING;
+        } catch (Throwable t) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.stoker.vision.transform;
+
+import dev.stoker.random.Seeds;
+
+/**
+ * The random numbers for one sample's transforms: a SplitMix64 stream keyed by (seed, epoch,
+ * sample index), so a sample gets the same crop and flip whichever worker thread loads it, and a
+ * different one every epoch. Draws are taken in the order the transforms ask for them.
+ *
+ * <pre>{@code
+ * SampleRandom r = SampleRandom.of(seed, epoch, index);
+ * double u = r.uniform(0.08, 1.0);   // as torch.empty(1).uniform_(0.08, 1.0)
+ * long i = r.below(10);              // as torch.randint(0, 10, (1,))
+ * }</pre>
+ *
+ * <p>Not thread-safe: one per sample, made where the sample is loaded (cheap: two longs).
+ */
+public final class SampleRandom {
+    /** The word that keeps transform streams apart from the other streams drawn from (seed, epoch). */
+    public static final long TRANSFORM_STREAM = 0x696D_6774_7261_6E73L; // "imgtrans"
+
+    private final long stream;
+    private long counter;
+
+    private SampleRandom(long stream) {
+        this.stream = stream;
+    }
+
+    /**
+     * The stream of sample {@code index} in {@code epoch} under {@code seed}:
+     * {@code Seeds.mix(seed, epoch, TRANSFORM_STREAM, index)}, whose {@code n}-th draw is
+     * {@code Seeds.splitMix(key, n)}.
+     */
+    public static SampleRandom of(long seed, long epoch, long index) {
+        return new SampleRandom(Seeds.mix(seed, epoch, TRANSFORM_STREAM, index));
+    }
+
+    /** A stream from a key already mixed by the caller. */
+    public static SampleRandom ofKey(long key) {
+        return new SampleRandom(key);
+    }
+
+    /** 64 random bits. */
+    public long nextLong() {
+        return Seeds.splitMix(stream, counter++);
+    }
+
+    /** A double in [0, 1). */
+    public double nextDouble() {
+        return Seeds.unit(nextLong());
+    }
+
+    /** A double in [from, to), as {@code torch.Tensor.uniform_(from, to)}. */
+    public double uniform(double from, double to) {
+        return from + (to - from) * nextDouble();
+    }
+
+    /** A long in [0, bound), without bias. */
+    public long below(long bound) {
+        if (bound <= 0) {
+            throw new IllegalArgumentException("bound must be positive, not " + bound);
+        }
+        return Seeds.below(nextLong(), bound);
+    }
+}

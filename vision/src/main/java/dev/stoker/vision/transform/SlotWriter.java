@@ -1,0 +1,146 @@
+package dev.stoker.vision.transform;
+
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.HalfFloats;
+import dev.stoker.tensor.Tensor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The last step of every pipeline: rows of 8-bit RGB (HWC) become the planes of a {@code (3, H, W)}
+ * slot (CHW), normalized, mirrored when the geometry is flipped, with padding where the image does
+ * not reach. One bulk copy per plane row; nothing but the slot is written.
+ *
+ * <p>The slot's dtype decides the output: {@code F32} (torchvision's), {@code F16} or {@code BF16}
+ * (the same values rounded), or {@code U8} (the pixels as they are, not normalized).
+ */
+final class SlotWriter {
+    private final MemorySegment slot;
+    private final DType dtype;
+    private final int width;
+    private final int height;
+    private final int imgStartX;
+    private final int imgEndX;
+    private final boolean flip;
+    private final float[][] table;       // F32 values per channel and 8-bit value
+    private final short[][] halfTable;   // F16 / BF16 bit patterns
+    private final float[] rowF;          // one plane row of floats
+    private final short[] rowH;
+    private final byte[] rowB;
+
+    SlotWriter(Tensor slot, Normalize normalize, Geometry g, Scratch scratch) {
+        if (slot.shape().rank() != 3 || slot.shape().dim(0) != 3) {
+            throw new IllegalArgumentException("an image slot is (3, H, W), not " + slot.shape());
+        }
+        this.slot = slot.segment();
+        this.dtype = slot.dtype();
+        this.height = (int) slot.shape().dim(1);
+        this.width = (int) slot.shape().dim(2);
+        if (g.width() != width || g.height() != height) {
+            throw new IllegalArgumentException("the transforms make a " + g.width() + "x" + g.height()
+                    + " image, but the slot is " + slot.shape() + " (3, H, W)");
+        }
+        this.imgStartX = g.x.imgStart;
+        this.imgEndX = g.x.imgEnd;
+        this.flip = g.isFlipped();
+        switch (dtype) {
+            case F32 -> {
+                table = scratch.table(normalize);
+                halfTable = null;
+            }
+            case F16, BF16 -> {
+                table = scratch.table(normalize);
+                halfTable = new short[3][256];
+                for (int c = 0; c < 3; c++) {
+                    for (int v = 0; v < 256; v++) {
+                        halfTable[c][v] = dtype == DType.F16 ? HalfFloats.floatToF16(table[c][v])
+                                : HalfFloats.floatToBf16(table[c][v]);
+                    }
+                }
+            }
+            case U8 -> {
+                table = null;
+                halfTable = null;
+            }
+            default -> throw new IllegalArgumentException("an image slot holds f32, f16, bf16 or u8, not " + dtype);
+        }
+        this.rowF = dtype == DType.F32 ? scratch.floats(width) : null;
+        this.rowH = halfTable != null ? scratch.shorts(width) : null;
+        this.rowB = dtype == DType.U8 ? scratch.bytes(width) : null;
+    }
+
+    /** Writes output row {@code y} from {@code rgb}: the image's pixels for columns [imgStartX, imgEndX). */
+    void row(int y, byte[] rgb) {
+        for (int c = 0; c < 3; c++) {
+            long offset = ((long) c * height + y) * width;
+            switch (dtype) {
+                case F32 -> {
+                    float[] lut = table[c];
+                    float pad = lut[0];
+                    fillPadding(rowF, pad);
+                    if (flip) {
+                        for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                            rowF[width - 1 - o] = lut[rgb[i] & 0xFF];
+                        }
+                    } else {
+                        for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                            rowF[o] = lut[rgb[i] & 0xFF];
+                        }
+                    }
+                    MemorySegment.copy(rowF, 0, slot, ValueLayout.JAVA_FLOAT_UNALIGNED, offset * 4, width);
+                }
+                case F16, BF16 -> {
+                    short[] lut = halfTable[c];
+                    fillPadding(rowH, lut[0]);
+                    for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                        rowH[flip ? width - 1 - o : o] = lut[rgb[i] & 0xFF];
+                    }
+                    MemorySegment.copy(rowH, 0, slot, ValueLayout.JAVA_SHORT_UNALIGNED, offset * 2, width);
+                }
+                default -> {
+                    fillPadding(rowB, (byte) 0);
+                    for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                        rowB[flip ? width - 1 - o : o] = rgb[i];
+                    }
+                    MemorySegment.copy(rowB, 0, slot, ValueLayout.JAVA_BYTE, offset, width);
+                }
+            }
+        }
+    }
+
+    /** Writes row {@code y} as padding only (black, normalized). */
+    void paddingRow(int y) {
+        for (int c = 0; c < 3; c++) {
+            long offset = ((long) c * height + y) * width;
+            switch (dtype) {
+                case F32 -> {
+                    java.util.Arrays.fill(rowF, table[c][0]);
+                    MemorySegment.copy(rowF, 0, slot, ValueLayout.JAVA_FLOAT_UNALIGNED, offset * 4, width);
+                }
+                case F16, BF16 -> {
+                    java.util.Arrays.fill(rowH, halfTable[c][0]);
+                    MemorySegment.copy(rowH, 0, slot, ValueLayout.JAVA_SHORT_UNALIGNED, offset * 2, width);
+                }
+                default -> slot.asSlice(offset, width).fill((byte) 0);
+            }
+        }
+    }
+
+    private void fillPadding(float[] row, float pad) {
+        if (imgStartX > 0 || imgEndX < width) {
+            java.util.Arrays.fill(row, pad);
+        }
+    }
+
+    private void fillPadding(short[] row, short pad) {
+        if (imgStartX > 0 || imgEndX < width) {
+            java.util.Arrays.fill(row, pad);
+        }
+    }
+
+    private void fillPadding(byte[] row, byte pad) {
+        if (imgStartX > 0 || imgEndX < width) {
+            java.util.Arrays.fill(row, pad);
+        }
+    }
+}

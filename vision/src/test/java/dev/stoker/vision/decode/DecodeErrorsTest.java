@@ -1,0 +1,129 @@
+package dev.stoker.vision.decode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.stoker.vision.Fixtures;
+import java.util.Arrays;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Bad input gives an error naming the source and the problem, with each decoder; never a crash. */
+class DecodeErrorsTest {
+
+    private static ImageDecoder decoder(boolean turbo, DecodeOptions options) {
+        if (turbo) {
+            assumeTrue(ImageDecoder.turboJpegAvailable(), "libturbojpeg is not installed");
+        }
+        return ImageDecoder.create(options.withUseTurboJpeg(turbo));
+    }
+
+    private static void assertFails(boolean turbo, String file, String... fragments) {
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults()); DecodeSession s = decoder.session()) {
+            assertThatThrownBy(() -> s.decode(Fixtures.bytes("decode/" + file), "odd/" + file))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageStartingWith("odd/" + file + ": ")
+                    .hasMessageContainingAll(fragments)
+                    .satisfies(e -> assertThat(((ImageDecodeException) e).source()).isEqualTo("odd/" + file));
+            // The session is still good for the next image.
+            assertThat(s.decode(Fixtures.bytes("decode/rgb420_q90.jpg"), "ok.jpg").width()).isEqualTo(64);
+        }
+    }
+
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void emptyFile(boolean turbo) {
+        assertFails(turbo, "empty.jpg", "empty (0 bytes)");
+    }
+
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void garbage(boolean turbo) {
+        assertFails(turbo, "garbage.jpg", "not an image", "300 bytes");
+    }
+
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void jpegMarkerThenGarbage(boolean turbo) {
+        assertFails(turbo, "soi_garbage.jpg", "ImageIO");
+    }
+
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void truncatedIsAnErrorByDefault(boolean turbo) {
+        assertFails(turbo, "truncated.jpg", "truncated", "64x48");
+    }
+
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void truncatedIsDecodedWhenAllowed(boolean turbo) {
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults().withAllowTruncated(true));
+             DecodeSession s = decoder.session()) {
+            DecodedImage image = s.decode(Fixtures.bytes("decode/truncated.jpg"), "truncated.jpg");
+            assertThat(image.width()).isEqualTo(64);
+            assertThat(image.height()).isEqualTo(48);
+            // What the half file holds (the start of the first row of blocks) matches the full image.
+            byte[] full = Fixtures.bytes("decode/rgb420_q90.rgb");
+            byte[] got = image.toByteArray();
+            assertThat(Fixtures.maxDiff(Arrays.copyOf(got, 16 * 3), Arrays.copyOf(full, 16 * 3))).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void overThePixelLimit(boolean turbo) {
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults().withMaxPixels(64 * 48 - 1));
+             DecodeSession s = decoder.session()) {
+            assertThatThrownBy(() -> s.decode(Fixtures.bytes("decode/rgb420_q90.jpg"), "big.jpg"))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageContainingAll("big.jpg", "64x48", "over the limit of 3071");
+            assertThatThrownBy(() -> s.decode(Fixtures.bytes("decode/png_named.jpg"), "big.png"))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageContainingAll("big.png", "64x48", "over the limit");
+        }
+    }
+
+    /** A 2 KB file whose header claims 60000 x 60000 pixels is refused before anything is allocated for it. */
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void decompressionBomb(boolean turbo) {
+        byte[] bomb = withSize(Fixtures.bytes("decode/rgb420_q90.jpg"), 60000, 60000);
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults()); DecodeSession s = decoder.session()) {
+            assertThatThrownBy(() -> s.decode(bomb, "bomb.jpg"))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageContainingAll("bomb.jpg", "60000x60000", "3600000000 pixels", "decompression bomb");
+        }
+    }
+
+    /** A header claiming more rows than the data holds: decoded as truncated, not read out of bounds. */
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void headerLargerThanTheData(boolean turbo) {
+        byte[] liar = withSize(Fixtures.bytes("decode/rgb420_q90.jpg"), 640, 480);
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults()); DecodeSession s = decoder.session()) {
+            assertThatThrownBy(() -> s.decode(liar, "liar.jpg"))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageContainingAll("liar.jpg", "640x480");
+        }
+    }
+
+    /** Rewrites the size in the first SOF marker of a JPEG. */
+    static byte[] withSize(byte[] jpeg, int width, int height) {
+        byte[] out = jpeg.clone();
+        int i = 2;
+        while (i + 4 < out.length) {
+            int marker = out[i + 1] & 0xFF;
+            int length = ((out[i + 2] & 0xFF) << 8) | (out[i + 3] & 0xFF);
+            if (marker >= 0xC0 && marker <= 0xC2) {
+                out[i + 5] = (byte) (height >> 8);
+                out[i + 6] = (byte) height;
+                out[i + 7] = (byte) (width >> 8);
+                out[i + 8] = (byte) width;
+                return out;
+            }
+            i += 2 + length;
+        }
+        throw new IllegalArgumentException("no SOF marker");
+    }
+}
