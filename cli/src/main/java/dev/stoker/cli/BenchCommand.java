@@ -119,7 +119,7 @@ final class BenchCommand implements Callable<Integer> {
         Path dataFolder = null;
         if (workload.needsData()) {
             dataFolder = data != null ? data : Workload.defaultDataFolder();
-            if (!Files.isDirectory(dataFolder)) {
+            if (!Files.isDirectory(dataFolder) && !workload.makesMissingData()) {
                 return usageError(workload.name() + " reads the benchmark data, and " + dataFolder
                         + " is not a folder. Make it with the PyTorch peers' generator:\n"
                         + "  python3 gen_data.py --root " + dataFolder + "\nor pass --data DIR.");
@@ -158,8 +158,9 @@ final class BenchCommand implements Callable<Integer> {
 
         long batchesPerRep = workload.batchesPerEpoch() * epochCount;
         List<BenchResult> results = new ArrayList<>();
-        try (Progress progress = Progress.create(err, batchesPerRep * (warmups + timedReps) * runnable.size(),
-                runnable.size())) {
+        try (workload; // frees what it keeps between repetitions (W6's tensors)
+             Progress progress = Progress.create(err, batchesPerRep * (warmups + timedReps) * runnable.size(),
+                     runnable.size())) {
             for (Configuration c : runnable) {
                 BenchResult r = runConfiguration(workload, c, dataFolder, warmups, timedReps, epochCount, progress);
                 progress.finished(r);
@@ -202,12 +203,12 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Whether this build's loader really runs {@code c}. Configurations with workers wait for the
-     * parallel engine: until then the loader would run them in the caller's thread and report
-     * figures under a name they do not deserve.
+     * Whether this build's loader really runs {@code c}: every configuration, now that the loader
+     * has worker threads (kept so that a configuration a build cannot run is skipped, not
+     * reported under a name it does not deserve).
      */
     static boolean supported(Configuration c) {
-        return c.numWorkers() == 0;
+        return true;
     }
 
     private void printList(PrintWriter out, Workload shown) {

@@ -4,17 +4,36 @@ import java.util.Locale;
 
 /**
  * One way of running a workload: how many workers, whether they persist across epochs, whether
- * the dataset fetches a whole batch at once. The names follow the rows of PyTorch's tuning
- * tutorial ({@code nw=4 persistent batched}), so that a row here and a row of the PyTorch peer
- * benchmark read alike.
+ * the dataset fetches a whole batch at once, whether it writes samples straight into the batch.
+ * The names follow the rows of PyTorch's tuning tutorial ({@code nw=4 persistent batched}), so
+ * that a row here and a row of the PyTorch peer benchmark read alike; {@code fill} rows have no
+ * PyTorch counterpart.
  *
  * @param numWorkers        worker threads; 0 loads in the consumer's thread
  * @param prefetchFactor    batches in flight per worker (PyTorch's default 2); unused with 0 workers
  * @param persistentWorkers keep the workers between epochs
  * @param batched           the dataset fetches a batch in one call ({@code getBatch}, PyTorch's
  *                          {@code __getitems__}) and the collated batch comes out as it is
+ * @param fill              the zero-copy path: the dataset (a {@code FillableDataset}) writes each
+ *                          sample into its slot of the batch, no collate; with {@code batched}, one
+ *                          {@code fillBatch} per batch
+ * @param ioConcurrency     the loader's I/O mode ({@code DataLoader.Builder.ioConcurrency}): the
+ *                          samples of a batch fetched at once on virtual threads, at most this many
+ *                          at once; 0 for off. Shown as {@code io=32}; no PyTorch counterpart
  */
-public record Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched) {
+public record Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
+                            boolean fill, int ioConcurrency) {
+
+    /** A configuration without the I/O mode. */
+    public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
+                         boolean fill) {
+        this(numWorkers, prefetchFactor, persistentWorkers, batched, fill, 0);
+    }
+
+    /** A configuration of the general path: samples fetched, then collated. */
+    public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched) {
+        this(numWorkers, prefetchFactor, persistentWorkers, batched, false);
+    }
 
     public Configuration {
         if (numWorkers < 0) {
@@ -26,6 +45,9 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
         if (persistentWorkers && numWorkers == 0) {
             throw new IllegalArgumentException("persistent workers need numWorkers > 0");
         }
+        if (ioConcurrency < 0) {
+            throw new IllegalArgumentException("ioConcurrency must be 0 (off) or more, not " + ioConcurrency);
+        }
     }
 
     /** PyTorch's default prefetch factor, used by every configuration with workers. */
@@ -35,9 +57,20 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
         return new Configuration(numWorkers, DEFAULT_PREFETCH, persistentWorkers, batched);
     }
 
-    /** The name shown in tables and accepted by {@code --config}: {@code nw=4 persistent batched}. */
+    /** The same configuration on the zero-copy path ({@link #fill}). */
+    public Configuration withFill() {
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, true, ioConcurrency);
+    }
+
+    /** The same configuration in the loader's I/O mode, {@code concurrency} fetches at once. */
+    public Configuration withIo(int concurrency) {
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, concurrency);
+    }
+
+    /** The name shown in tables and accepted by {@code --config}: {@code nw=4 persistent batched fill}. */
     public String name() {
-        return "nw=" + numWorkers + (persistentWorkers ? " persistent" : "") + (batched ? " batched" : "");
+        return "nw=" + numWorkers + (persistentWorkers ? " persistent" : "") + (batched ? " batched" : "")
+                + (fill ? " fill" : "") + (ioConcurrency > 0 ? " io=" + ioConcurrency : "");
     }
 
     /**
@@ -46,7 +79,8 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
      */
     public String peerName() {
         return "nw=" + numWorkers + (numWorkers > 0 ? ",pf=" + prefetchFactor : "")
-                + (persistentWorkers ? ",persistent" : "") + (batched ? ",batched(__getitems__)" : "");
+                + (persistentWorkers ? ",persistent" : "") + (batched ? ",batched(__getitems__)" : "")
+                + (fill ? ",fill" : "") + (ioConcurrency > 0 ? ",io=" + ioConcurrency : "");
     }
 
     /**

@@ -26,6 +26,8 @@ final class JsonLines {
         o.put("num_workers", r.configuration().numWorkers());
         o.put("persistent_workers", r.configuration().persistentWorkers());
         o.put("batched", r.configuration().batched());
+        o.put("fill", r.configuration().fill());
+        o.put("io_concurrency", r.configuration().ioConcurrency());
         o.put("epochs", epochs);
         o.put("reps", r.repetitions().size());
         o.put("samples", r.samples());

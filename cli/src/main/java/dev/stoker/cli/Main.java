@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "stoker",
-        subcommands = {BenchCommand.class, CudaCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {BenchCommand.class, CudaCommand.class, PackCommand.class, InspectCommand.class,
+            IndexCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         description = {
             "Stoker is a data loader for machine-learning training on the JVM: it",
@@ -33,6 +34,8 @@ import picocli.CommandLine.Spec;
             "  stoker bench --quick           a fast smoke run: 1 repetition of 1 epoch",
             "  stoker bench --json > w1.jsonl one JSON line per configuration, for scripts",
             "  stoker cuda                    is there a usable GPU, and which",
+            "  stoker pack DIR -o out/shard-%%06d.tar   pack a folder into tar shards",
+            "  stoker inspect FILE...         what a shard, index, .npy or token file holds",
             "  stoker help bench              every option of bench",
             "",
             "Run from a checkout, ./stoker finds a JDK 25+ and builds itself on first use;",

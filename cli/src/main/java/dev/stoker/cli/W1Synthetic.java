@@ -1,6 +1,9 @@
 package dev.stoker.cli;
 
+import dev.stoker.collate.DefaultCollate;
+import dev.stoker.data.Dataset;
 import dev.stoker.data.SyntheticDataset;
+import dev.stoker.data.SyntheticSample;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.tensor.Shape;
 import java.nio.file.Path;
@@ -27,6 +30,8 @@ public final class W1Synthetic implements Workload {
     static final Duration DELAY = Duration.ofMillis(5);
     /** Worker counts of the tutorial's table. */
     static final int[] WORKERS = {2, 4, 8};
+    /** Sample fetches at once in the I/O rows: one batch's worth. */
+    static final int IO_CONCURRENCY = 32;
 
     private final int samples;
     private final Duration delay;
@@ -89,18 +94,27 @@ public final class W1Synthetic implements Workload {
 
     /**
      * The tutorial's rows, cumulative: no workers, then workers restarted every epoch, then
-     * persistent workers, then the batched fetch; with and without workers.
+     * persistent workers, then the batched fetch; with and without workers. Then Stoker's own
+     * rows, {@code fill}: the dataset writes each sample into the batch (zero-copy), no collate;
+     * and {@code io=32}: the loader's I/O mode, the 32 samples of a batch fetched (slept) at once
+     * on virtual threads. The I/O mode has no batched row: a batched fetch is one call per batch,
+     * so there is nothing in it to overlap but the workers' batches, which the batched rows have.
      */
     @Override
     public List<Configuration> configurations() {
         List<Configuration> out = new ArrayList<>();
         out.add(Configuration.of(0, false, false));
         out.add(Configuration.of(0, false, true));
+        out.add(Configuration.of(0, false, false).withFill());
+        out.add(Configuration.of(0, false, true).withFill());
+        out.add(Configuration.of(0, false, false).withIo(IO_CONCURRENCY));
         for (int n : WORKERS) {
             out.add(Configuration.of(n, false, false));
             out.add(Configuration.of(n, true, false));
             out.add(Configuration.of(n, false, true));
             out.add(Configuration.of(n, true, true));
+            out.add(Configuration.of(n, true, true).withFill()); // + zero-copy
+            out.add(Configuration.of(n, true, false).withIo(IO_CONCURRENCY)); // + I/O concurrency
         }
         return out;
     }
@@ -114,13 +128,41 @@ public final class W1Synthetic implements Workload {
                 .batched(c.batched())
                 .seed(seed)
                 .build();
-        return DataLoader.builder(dataset)
+        // The I/O mode fans out get(); SyntheticDataset has a getBatch of its own (a loop over get
+        // when not batched), which the loader would call as one fetch: give it the plain view.
+        DataLoader.Builder<SyntheticSample> builder = DataLoader.builder(
+                c.ioConcurrency() > 0 && !c.batched() ? perSample(dataset) : dataset);
+        if (!c.fill()) {
+            builder.collate(DefaultCollate.instance()); // a collate given: samples, then collate, not the fill path
+        }
+        return builder
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed)
                 .numWorkers(c.numWorkers())
                 .prefetchFactor(c.prefetchFactor())
                 .persistentWorkers(c.persistentWorkers())
+                .ioConcurrency(c.ioConcurrency())
                 .build();
+    }
+
+    /** {@code dataset} with {@link Dataset#getBatch}'s default: one {@code get} per sample. */
+    private static Dataset<SyntheticSample> perSample(SyntheticDataset dataset) {
+        return new Dataset<>() {
+            @Override
+            public long size() {
+                return dataset.size();
+            }
+
+            @Override
+            public SyntheticSample get(long index) {
+                return dataset.get(index);
+            }
+
+            @Override
+            public String name() {
+                return dataset.name();
+            }
+        };
     }
 }

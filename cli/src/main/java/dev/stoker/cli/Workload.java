@@ -12,7 +12,7 @@ import java.util.List;
  * for every workload and live in {@link Timer} and {@link BenchCommand}. Building the loader
  * (and the dataset behind it) is not timed, as on the PyTorch side.
  */
-public interface Workload {
+public interface Workload extends AutoCloseable {
 
     /** The short name, {@code W1}. */
     String name();
@@ -28,6 +28,14 @@ public interface Workload {
      * {@code gen_data.py --root DIR}); W1 makes its data in memory and needs none.
      */
     boolean needsData();
+
+    /**
+     * Whether the workload makes an equivalent of its data itself (in the cache folder) when the
+     * data folder lacks it, so that a missing folder is no error (W2 writes its own token file).
+     */
+    default boolean makesMissingData() {
+        return false;
+    }
 
     /** Epochs per repetition. */
     int epochs();
@@ -51,6 +59,13 @@ public interface Workload {
      * @param data the benchmark data folder, or {@code null} when {@link #needsData()} is false
      */
     DataLoader<?> newLoader(Configuration configuration, long seed, Path data);
+
+    /**
+     * Frees what the workload keeps between repetitions (W6's in-memory tensors). Called once,
+     * after the last configuration has run; the default keeps nothing.
+     */
+    @Override
+    default void close() {}
 
     /** Batches per epoch (the last one may be partial: no workload drops it). */
     default long batchesPerEpoch() {

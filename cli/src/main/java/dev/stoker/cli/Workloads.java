@@ -2,6 +2,7 @@ package dev.stoker.cli;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -19,11 +20,7 @@ final class Workloads {
 
     private static Map<String, String> plannedWorkloads() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("W2", "token-memmap: comes with the formats module (token files by memory map)");
-        m.put("W3", "jpeg-folder: comes with the vision module (JPEG decode and transforms)");
-        m.put("W4", "varlen-collate: comes with its bench workload (PadCollate, which it needs, is in core)");
         m.put("W5", "tar-shards: comes with the formats module (tar shards) and the streaming loader");
-        m.put("W6", "in-memory-tensors: comes with the tensor dataset");
         m.put("W7", "hdf5: comes with the HDF5 reader of the formats module");
         m.put("W8", "lmdb: comes with the LMDB reader of the formats module");
         return m;
@@ -40,6 +37,10 @@ final class Workloads {
         return switch (name.trim().toUpperCase(Locale.ROOT)) {
             case "W1" -> Optional.of(new W1Synthetic(samples == null ? W1Synthetic.SAMPLES : samples,
                     delay == null ? W1Synthetic.DELAY : delay));
+            case "W4" -> Optional.of(new W4VarlenCollate(samples == null ? W4VarlenCollate.SAMPLES : samples));
+            case "W6" -> Optional.of(new W6InMemoryTensors(samples == null ? W6InMemoryTensors.SAMPLES : samples));
+            case "W2" -> Optional.of(new W2TokenMemmap(samples == null ? W2TokenMemmap.SAMPLES : samples));
+            case "W3" -> Optional.of(new W3JpegFolder(samples == null ? W3JpegFolder.SAMPLES : samples));
             default -> Optional.empty();
         };
     }
@@ -55,8 +56,14 @@ final class Workloads {
 
     /** The workloads that run and the ones still to come, one per line. */
     static String catalogue() {
-        Workload w1 = new W1Synthetic();
-        return "Available:\n  " + w1.name() + " " + w1.title() + ": " + w1.summary() + " (no data needed)\n"
+        // Made only to be described: W6's tensors are made by its first loader, not here.
+        List<Workload> available = List.of(new W1Synthetic(), new W2TokenMemmap(), new W3JpegFolder(),
+                new W4VarlenCollate(), new W6InMemoryTensors());
+        return "Available:\n"
+                + available.stream()
+                        .map(w -> "  " + w.name() + " " + w.title() + ": " + w.summary()
+                                + (w.needsData() ? " (reads --data DIR)\n" : " (no data needed)\n"))
+                        .collect(Collectors.joining())
                 + "Not built yet:\n"
                 + PLANNED.entrySet().stream()
                         .map(e -> "  " + e.getKey() + " " + e.getValue())

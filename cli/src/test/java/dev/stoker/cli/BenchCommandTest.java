@@ -139,10 +139,10 @@ class BenchCommandTest {
 
     @Test
     void aWorkloadNotBuiltYetSaysWhatBringsIt() {
-        Run r = run("bench", "--workload", "w3");
+        Run r = run("bench", "--workload", "w8");
 
         assertThat(r.exit()).isNotZero();
-        assertThat(r.err()).contains("W3 is not built yet", "vision module");
+        assertThat(r.err()).contains("W8 is not built yet", "formats module");
     }
 
     @Test

@@ -33,11 +33,26 @@ class ConfigurationTest {
     }
 
     @Test
-    void w1HasTheTutorialsFourteenConfigurations() {
+    void w1HasTheTutorialsFourteenConfigurationsAndTheFillRows() {
         assertThat(new W1Synthetic().configurations()).extracting(Configuration::name).containsExactly(
-                "nw=0", "nw=0 batched",
-                "nw=2", "nw=2 persistent", "nw=2 batched", "nw=2 persistent batched",
-                "nw=4", "nw=4 persistent", "nw=4 batched", "nw=4 persistent batched",
-                "nw=8", "nw=8 persistent", "nw=8 batched", "nw=8 persistent batched");
+                "nw=0", "nw=0 batched", "nw=0 fill", "nw=0 batched fill", "nw=0 io=32",
+                "nw=2", "nw=2 persistent", "nw=2 batched", "nw=2 persistent batched", "nw=2 persistent batched fill",
+                "nw=2 persistent io=32",
+                "nw=4", "nw=4 persistent", "nw=4 batched", "nw=4 persistent batched", "nw=4 persistent batched fill",
+                "nw=4 persistent io=32",
+                "nw=8", "nw=8 persistent", "nw=8 batched", "nw=8 persistent batched", "nw=8 persistent batched fill",
+                "nw=8 persistent io=32");
+    }
+
+    @Test
+    void fillIsNamedAndHasNoPeer() {
+        Configuration c = Configuration.of(0, false, true).withFill();
+
+        assertThat(c.fill()).isTrue();
+        assertThat(c.name()).isEqualTo("nw=0 batched fill");
+        assertThat(c.peerName()).isEqualTo("nw=0,batched(__getitems__),fill");
+        assertThat(c.isNamed("nw=0 batched fill")).isTrue();
+        assertThat(Configuration.of(0, false, true).isNamed("nw=0 batched fill")).isFalse();
+        assertThat(Configuration.of(0, false, true).fill()).isFalse();
     }
 }

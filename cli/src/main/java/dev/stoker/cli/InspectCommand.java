@@ -1,0 +1,261 @@
+package dev.stoker.cli;
+
+import dev.stoker.formats.npy.NpyFile;
+import dev.stoker.formats.npy.NpyHeader;
+import dev.stoker.formats.tar.HttpShards;
+import dev.stoker.formats.tar.IndexFormatException;
+import dev.stoker.formats.tar.ShardIndex;
+import dev.stoker.formats.tar.ShardPatterns;
+import dev.stoker.formats.tar.TarException;
+import dev.stoker.formats.tar.TarReader;
+import dev.stoker.formats.tokens.TokenFile;
+import dev.stoker.formats.tokens.TokenType;
+import dev.stoker.tensor.Tensor;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stoker inspect}: says what a tar shard, a shard index or a {@code .npy} file holds, and
+ * what is wrong with it when something is.
+ */
+@Command(
+        name = "inspect",
+        sortOptions = false,
+        header = "Show what a tar shard, shard index, .npy or token file holds.",
+        description = {
+            "Reads each file and prints what is inside it:",
+            "",
+            "  .tar   members, samples (grouped by key as WebDataset groups them), the",
+            "         extensions with their counts and sizes, the first samples, and",
+            "         whether the .idx beside it matches; an http(s):// URL is streamed",
+            "  .idx   the shard index: samples, members, the shard length it describes",
+            "  .npy   dtype, shape, memory order and the first entries",
+            "  .bin   a flat token file (uint16 unless --tokens u32): count, first tokens",
+            "",
+            "A damaged file is reported with the byte offset of the damage; the exit",
+            "status is 1 when any file had an error. Shard names may use braces:",
+            "shard-{000000..000007}.tar.",
+            ""
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  stoker inspect shards/shard-000000.tar",
+            "  stoker inspect 'shards/shard-{000000..000007}.tar' --samples 0",
+            "  stoker inspect http://host/data/shard-000003.tar",
+            "  stoker inspect shards/shard-000000.tar.idx data/labels.npy",
+            "  stoker inspect --tokens u32 data/train.bin"
+        })
+final class InspectCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "The files (or shard URLs) to inspect.")
+    List<String> files;
+
+    @Option(names = {"-n", "--samples"}, paramLabel = "N", defaultValue = "5",
+            description = "How many samples (or entries) to list per file (default: ${DEFAULT-VALUE}).")
+    int show;
+
+    @Option(names = "--tokens", paramLabel = "TYPE", defaultValue = "u16",
+            description = "The token type of .bin files: u16 or u32 (default: ${DEFAULT-VALUE}).")
+    String tokenType;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<String> names;
+        try {
+            names = ShardPatterns.expandAll(files);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("stoker inspect: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return CommandLine.ExitCode.USAGE;
+        }
+        boolean failed = false;
+        for (String name : names) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            boolean ok;
+            if (lower.endsWith(".idx")) {
+                ok = inspectIndex(out, Path.of(name));
+            } else if (lower.endsWith(".npy")) {
+                ok = inspectNpy(out, Path.of(name));
+            } else if (lower.endsWith(".bin")) {
+                ok = inspectTokens(out, Path.of(name));
+            } else if (HttpShards.isUrl(name) || lower.endsWith(".tar")) {
+                ok = inspectShard(out, name);
+            } else {
+                out.println(name + ": not a file stoker inspect knows (.tar, .idx, .npy, .bin, or an http(s) shard URL)");
+                ok = false;
+            }
+            failed |= !ok;
+            out.println();
+        }
+        out.flush();
+        return failed ? 1 : CommandLine.ExitCode.OK;
+    }
+
+    private boolean inspectShard(PrintWriter out, String name) {
+        boolean url = HttpShards.isUrl(name);
+        if (!url && !Files.isRegularFile(Path.of(name))) {
+            out.println(name + ": error: no such file");
+            return false;
+        }
+        ShardReport r = new ShardReport(show);
+        long length = -1;
+        try (Arena arena = Arena.ofConfined();
+             TarReader tar = url ? HttpShards.open(name, HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD)
+                     : TarReader.open(Path.of(name), arena)) {
+            if (!url) {
+                length = Files.size(Path.of(name));
+            }
+            while (tar.hasNext()) {
+                r.add(tar.next());
+            }
+        } catch (TarException e) {
+            r.error = e.getMessage();
+        } catch (IOException e) {
+            r.error = e.getMessage();
+        }
+        r.finishSample();
+        out.printf(Locale.ROOT, "%s: tar shard%s%n", name, length >= 0 ? ", " + ByteSize.format(length) : "");
+        out.printf(Locale.ROOT, "  %d sample%s, %d member%s, %s of member data%n", r.samples, r.samples == 1 ? "" : "s",
+                r.members, r.members == 1 ? "" : "s",
+                ByteSize.format(r.dataBytes));
+        if (!r.extensions.isEmpty()) {
+            out.println("  extensions:");
+            for (Map.Entry<String, ShardReport.ExtensionStats> e : r.extensions.entrySet()) {
+                ShardReport.ExtensionStats s = e.getValue();
+                out.printf(Locale.ROOT, "    %-10s %6d  %s  (min %s, mean %s, max %s)%n", e.getKey(), s.count,
+                        ByteSize.format(s.bytes), ByteSize.format(s.min), ByteSize.format(s.bytes / s.count),
+                        ByteSize.format(s.max));
+            }
+        }
+        if (r.unkeyed > 0) {
+            out.printf(Locale.ROOT, "  %d member%s with no extension (belong to no sample)%n", r.unkeyed,
+                    r.unkeyed == 1 ? "" : "s");
+        }
+        if (!r.firstSamples.isEmpty()) {
+            out.printf(Locale.ROOT, "  first samples:%n");
+            r.firstSamples.forEach(s -> out.println("    " + s));
+        }
+        boolean ok = r.error == null;
+        if (!ok) {
+            out.println("  error: " + r.error);
+            out.println("  (the counts above cover what was read before the error)");
+        }
+        if (!url) {
+            ok &= checkSidecar(out, Path.of(name), length, r);
+        }
+        return ok;
+    }
+
+    private static boolean checkSidecar(PrintWriter out, Path shard, long length, ShardReport r) {
+        Path sidecar = ShardIndex.sidecar(shard);
+        if (!Files.exists(sidecar)) {
+            out.println("  index: none (stoker index " + shard + " writes one)");
+            return true;
+        }
+        try {
+            ShardIndex idx = ShardIndex.read(sidecar, length);
+            if (r.error == null && idx.sampleCount() != r.samples) {
+                out.printf(Locale.ROOT, "  index: error: %s lists %d samples but the shard has %d%n",
+                        sidecar.getFileName(), idx.sampleCount(), r.samples);
+                return false;
+            }
+            out.printf(Locale.ROOT, "  index: %s matches (%d samples)%n", sidecar.getFileName(), idx.sampleCount());
+            return true;
+        } catch (IndexFormatException e) {
+            out.println("  index: error: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private boolean inspectIndex(PrintWriter out, Path file) {
+        try {
+            ShardIndex idx = ShardIndex.read(file);
+            out.printf(Locale.ROOT, "%s: shard index, %d samples, %d members, describes a shard of %s%n", file,
+                    idx.sampleCount(), idx.memberCount(), ByteSize.format(idx.shardLength()));
+            for (int i = 0; i < Math.min(show, idx.sampleCount()); i++) {
+                out.printf(Locale.ROOT, "    %s: %s (%s)%n", idx.key(i), String.join(" ", idx.extensions(i)),
+                        ByteSize.format(idx.sampleBytes(i)));
+            }
+            String shardName = file.getFileName().toString();
+            Path shard = file.resolveSibling(shardName.substring(0, shardName.length() - 4));
+            if (Files.isRegularFile(shard) && Files.size(shard) != idx.shardLength()) {
+                out.printf(Locale.ROOT, "  error: %s is %d bytes, not %d: the index is stale%n", shard.getFileName(),
+                        Files.size(shard), idx.shardLength());
+                return false;
+            }
+            return true;
+        } catch (IndexFormatException | IOException | java.io.UncheckedIOException e) {
+            out.println(file + ": error: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private boolean inspectNpy(PrintWriter out, Path file) {
+        try (NpyFile npy = NpyFile.open(file)) {
+            NpyHeader h = npy.header();
+            out.printf(Locale.ROOT, "%s: NumPy .npy version %d.%d, dtype %s, shape %s, %s order, %s of data at offset %d%n",
+                    file, h.major(), h.minor(), h.dtype(), h.shape(), h.fortranOrder() ? "Fortran" : "C",
+                    ByteSize.format(h.dataBytes()), h.dataOffset());
+            Tensor t = npy.tensor();
+            long n = Math.min(show, t.elements());
+            List<String> first = new ArrayList<>();
+            for (long i = 0; i < n; i++) {
+                first.add(t.dtype().isFloatingPoint() ? Double.toString(t.getDouble(i)) : Long.toString(t.getLong(i)));
+            }
+            if (n > 0) {
+                out.println("  first entries: " + String.join(", ", first) + (t.elements() > n ? ", ..." : ""));
+            }
+            return true;
+        } catch (Exception e) {
+            out.println(file + ": error: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private boolean inspectTokens(PrintWriter out, Path file) {
+        TokenType type;
+        try {
+            type = TokenType.valueOf(tokenType.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            out.println(file + ": error: --tokens is u16 or u32, not '" + tokenType + "'");
+            return false;
+        }
+        try (TokenFile tokens = TokenFile.open(file, type)) {
+            out.printf(Locale.ROOT, "%s: token file, %d %s tokens (%s)%n", file, tokens.size(),
+                    type.name().toLowerCase(Locale.ROOT), ByteSize.format(tokens.size() * type.bytes()));
+            long n = Math.min(show, tokens.size());
+            List<String> first = new ArrayList<>();
+            for (long i = 0; i < n; i++) {
+                first.add(Long.toString(tokens.get(i)));
+            }
+            if (n > 0) {
+                out.println("  first tokens: " + String.join(", ", first) + (tokens.size() > n ? ", ..." : ""));
+            }
+            return true;
+        } catch (Exception e) {
+            out.println(file + ": error: " + e.getMessage());
+            return false;
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package dev.stoker.cli;
+
+import dev.stoker.formats.tar.ShardWriter;
+import dev.stoker.random.Seeds;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stoker pack}: turns an image folder, a folder of files grouped by key, or a JSONL file
+ * into WebDataset tar shards, each with its {@code .idx} sidecar for random access.
+ */
+@Command(
+        name = "pack",
+        sortOptions = false,
+        header = "Pack a folder or a JSONL file into WebDataset tar shards.",
+        description = {
+            "Writes tar shards that WebDataset, Python's tarfile, GNU tar and Stoker",
+            "read, each with a small .idx file beside it so that Stoker can also read",
+            "the samples in any order. What the input becomes:",
+            "",
+            "  image folder  INPUT/<class>/<file>.jpg, classes sorted as torchvision's",
+            "                ImageFolder sorts them: sample <key>.jpg + <key>.cls (the",
+            "                class index as text); keys 000000, 000001, ... in that order",
+            "  files         INPUT/**/<name>.<ext>: files sharing a name up to the first",
+            "                dot form one sample, e.g. a/x.jpg + a/x.json -> key a/x",
+            "  JSONL         one sample per line: <key>.json",
+            "",
+            "The layout is detected (a folder of folders is an image folder) unless",
+            "--layout says. A new shard starts after --max-samples samples, or before",
+            "one would grow past --max-bytes.",
+            ""
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  stoker pack data/jpeg -o shards/shard-%%06d.tar --max-samples 250",
+            "  stoker pack data/jpeg -o out/train-%%04d.tar --max-bytes 1G --shuffle --seed 3",
+            "  stoker pack captions.jsonl -o text/part-%%05d.tar",
+            "",
+            "Then: stoker inspect shards/shard-000000.tar"
+        })
+final class PackCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "INPUT", description = "The folder or JSONL file to pack.")
+    Path input;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "PATTERN", defaultValue = "shards/shard-%06d.tar",
+            description = "Where the shards go; the shard number goes in at %%06d "
+                    + "(default: shards/shard-%%06d.tar).")
+    String output;
+
+    @Option(names = "--max-samples", paramLabel = "N", description = "At most N samples per shard (default: no limit).")
+    Long maxSamples;
+
+    @Option(names = "--max-bytes", paramLabel = "SIZE", converter = ByteSize.class,
+            description = "At most SIZE bytes per shard, e.g. 500M or 1G (default: no limit; "
+                    + "a single larger sample gets a shard of its own).")
+    Long maxBytes;
+
+    @Option(names = "--layout", paramLabel = "KIND", defaultValue = "auto",
+            description = "auto, imagefolder, files or jsonl (default: ${DEFAULT-VALUE}).")
+    String layout;
+
+    @Option(names = "--shuffle", description = "Write the samples in a shuffled order (keys stay as they are).")
+    boolean shuffle;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+            description = "The seed of --shuffle (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--no-index", description = "Do not write the .idx files beside the shards.")
+    boolean noIndex;
+
+    @Option(names = {"-q", "--quiet"}, description = "No progress, only the summary.")
+    boolean quiet;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        PackSource.Layout kind;
+        try {
+            kind = PackSource.Layout.valueOf(layout.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return usageError("--layout is one of auto, imagefolder, files, jsonl; not '" + layout + "'");
+        }
+        ShardWriter.Builder builder;
+        try {
+            builder = ShardWriter.builder(output).writeIndex(!noIndex);
+            if (maxSamples != null) {
+                builder.maxSamples(maxSamples);
+            }
+            if (maxBytes != null) {
+                builder.maxBytes(maxBytes);
+            }
+        } catch (IllegalArgumentException e) {
+            return usageError(e.getMessage());
+        }
+        PackSource source;
+        try {
+            source = PackSource.read(input, kind);
+        } catch (IOException | RuntimeException e) {
+            return failure("cannot read " + input + ": " + message(e));
+        }
+        if (source.samples().isEmpty()) {
+            return failure(input + " holds no samples (" + source.layout() + ")");
+        }
+        List<PackSource.Item> order = new ArrayList<>(source.samples());
+        if (shuffle) {
+            shuffle(order, seed);
+        }
+        long totalBytes = 0;
+        long totalFiles = 0;
+        try {
+            for (PackSource.Item item : order) {
+                for (PackSource.Field f : item.fields()) {
+                    totalBytes += f.size();
+                    totalFiles += f.file() != null ? 1 : 0;
+                }
+            }
+        } catch (IOException e) {
+            return failure("cannot read " + input + ": " + message(e));
+        }
+        long start = System.nanoTime();
+        ShardWriter writer = builder.build();
+        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet); writer) {
+            for (PackSource.Item item : order) {
+                Map<String, byte[]> fields = new LinkedHashMap<>();
+                long bytes = 0;
+                int files = 0;
+                for (PackSource.Field f : item.fields()) {
+                    byte[] data = f.read();
+                    fields.put(f.extension(), data);
+                    bytes += data.length;
+                    files += f.file() != null ? 1 : 0;
+                }
+                writer.write(item.key(), fields);
+                progress.sample(files, bytes);
+            }
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+            return failure("packing " + input + " failed: " + message(e));
+        }
+        List<ShardWriter.ShardInfo> shards = writer.shards();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        summary(out, source, order.size(), totalFiles, totalBytes, shards, seconds);
+        return CommandLine.ExitCode.OK;
+    }
+
+    private void summary(PrintWriter out, PackSource source, long samples, long files, long bytes,
+                         List<ShardWriter.ShardInfo> shards, double seconds) {
+        long shardBytes = shards.stream().mapToLong(ShardWriter.ShardInfo::bytes).sum();
+        out.printf(Locale.ROOT, "packed %s (%s): %d samples from %d files, %s%n", input, source.layout(), samples,
+                files, ByteSize.format(bytes));
+        if (!source.classes().isEmpty()) {
+            out.printf(Locale.ROOT, "  classes: %d (%s%s), labels 0..%d in sorted order%n", source.classes().size(),
+                    String.join(", ", source.classes().subList(0, Math.min(5, source.classes().size()))),
+                    source.classes().size() > 5 ? ", ..." : "", source.classes().size() - 1);
+        }
+        out.printf(Locale.ROOT, "  wrote %d shard%s, %s in all%s: %s%s%n", shards.size(), shards.size() == 1 ? "" : "s",
+                ByteSize.format(shardBytes), noIndex ? "" : " (each with its .idx)", shards.getFirst().path(),
+                shards.size() > 1 ? " ... " + shards.getLast().path() : "");
+        out.printf(Locale.ROOT, "  %.1f s, %s/s%s%n", seconds, ByteSize.format((long) (bytes / Math.max(seconds, 1e-9))),
+                shuffle ? ", shuffled with seed " + seed : "");
+        if (!source.skipped().isEmpty()) {
+            out.printf(Locale.ROOT, "  skipped %d file%s with no extension, e.g. %s%n", source.skipped().size(),
+                    source.skipped().size() == 1 ? "" : "s", source.skipped().getFirst());
+        }
+        out.flush();
+    }
+
+    /** Fisher-Yates with SplitMix64 draws: the same order for the same seed everywhere. */
+    static <T> void shuffle(List<T> list, long seed) {
+        long stream = Seeds.mix(seed, 0);
+        for (int i = list.size() - 1; i > 0; i--) {
+            int j = (int) Seeds.below(Seeds.splitMix(stream, list.size() - 1 - i), i + 1);
+            T t = list.get(i);
+            list.set(i, list.get(j));
+            list.set(j, t);
+        }
+    }
+
+    private static String message(Exception e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
+    private int usageError(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("stoker pack: " + message);
+        err.flush();
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    private int failure(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("stoker pack: " + message);
+        err.flush();
+        return CommandLine.ExitCode.SOFTWARE;
+    }
+}

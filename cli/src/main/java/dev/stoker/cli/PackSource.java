@@ -1,0 +1,141 @@
+package dev.stoker.cli;
+
+import dev.stoker.formats.folder.ImageFolder;
+import dev.stoker.formats.folder.LabeledFile;
+import dev.stoker.formats.tar.SampleKeys;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * What {@code stoker pack} turns into shards: a list of samples, each a key and its fields, found in
+ * an image folder, a folder of files grouped by key, or a JSONL file. Contents are read only when
+ * the sample is written, so listing a large folder costs no memory beyond the names.
+ *
+ * @param layout      how the input was read (for the summary)
+ * @param samples     the samples in input order
+ * @param classes     the class names of an image folder, in label order (empty otherwise)
+ * @param skipped     input files that belong to no sample (no extension), by name
+ */
+record PackSource(String layout, List<Item> samples, List<String> classes, List<String> skipped) {
+
+    /** One field: bytes from a file, or bytes given inline (a label, a JSON line). */
+    record Field(String extension, Path file, byte[] inline) {
+        long size() throws IOException {
+            return file != null ? Files.size(file) : inline.length;
+        }
+
+        byte[] read() throws IOException {
+            if (file == null) {
+                return inline;
+            }
+            long size = Files.size(file);
+            if (size > Integer.MAX_VALUE - 16) {
+                throw new IOException(file + " is " + size + " bytes; pack takes files under 2 GiB");
+            }
+            return Files.readAllBytes(file);
+        }
+    }
+
+    /** One sample: its key and fields in the order they are written. */
+    record Item(String key, List<Field> fields) {
+    }
+
+    /** The layouts pack understands. */
+    enum Layout { AUTO, IMAGEFOLDER, FILES, JSONL }
+
+    static PackSource read(Path input, Layout layout) throws IOException {
+        if (!Files.exists(input)) {
+            throw new IOException("there is no " + input);
+        }
+        Layout chosen = layout == Layout.AUTO ? detect(input) : layout;
+        return switch (chosen) {
+            case IMAGEFOLDER -> imageFolder(input);
+            case FILES -> files(input);
+            case JSONL -> jsonl(input);
+            case AUTO -> throw new IllegalStateException();
+        };
+    }
+
+    /** A .jsonl file is JSONL; a folder holding only sub-folders is an image folder; any other folder is files. */
+    static Layout detect(Path input) throws IOException {
+        if (Files.isRegularFile(input)) {
+            if (input.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jsonl")) {
+                return Layout.JSONL;
+            }
+            throw new IOException(input + " is a file but not .jsonl; pack reads a folder or a JSONL file");
+        }
+        try (Stream<Path> entries = Files.list(input)) {
+            List<Path> visible = entries.filter(p -> !p.getFileName().toString().startsWith(".")).toList();
+            boolean allFolders = !visible.isEmpty() && visible.stream().allMatch(Files::isDirectory);
+            return allFolders ? Layout.IMAGEFOLDER : Layout.FILES;
+        }
+    }
+
+    static String key(long index, long count) {
+        int width = Math.max(6, Long.toString(Math.max(count - 1, 0)).length());
+        return String.format("%0" + width + "d", index);
+    }
+
+    /** {@code root/<class>/<file>} → {@code <key>.<ext>} and {@code <key>.cls}, keys in ImageFolder order. */
+    private static PackSource imageFolder(Path root) throws IOException {
+        ImageFolder folder = ImageFolder.scan(root);
+        List<LabeledFile> files = folder.files();
+        List<Item> items = new ArrayList<>(files.size());
+        for (int i = 0; i < files.size(); i++) {
+            LabeledFile f = files.get(i);
+            String name = f.path().getFileName().toString();
+            int dot = name.lastIndexOf('.');
+            String ext = dot > 0 ? name.substring(dot + 1).toLowerCase(Locale.ROOT) : "bin";
+            items.add(new Item(key(i, files.size()), List.of(
+                    new Field(ext, f.path(), null),
+                    new Field("cls", null, Integer.toString(f.label()).getBytes(StandardCharsets.US_ASCII)))));
+        }
+        return new PackSource("image folder", items, folder.classes(), List.of());
+    }
+
+    /** Every file under {@code root}, grouped by WebDataset's key rule on the path relative to root. */
+    private static PackSource files(Path root) throws IOException {
+        TreeMap<String, TreeMap<String, Path>> groups = new TreeMap<>();
+        List<String> skipped = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
+                String rel = root.relativize(p).toString().replace('\\', '/');
+                String key = SampleKeys.key(rel);
+                if (key == null || p.getFileName().toString().startsWith(".")) {
+                    skipped.add(rel);
+                    continue;
+                }
+                groups.computeIfAbsent(key, k -> new TreeMap<>()).put(SampleKeys.extension(rel), p);
+            }
+        }
+        List<Item> items = new ArrayList<>(groups.size());
+        for (Map.Entry<String, TreeMap<String, Path>> g : groups.entrySet()) {
+            List<Field> fields = new ArrayList<>();
+            g.getValue().forEach((ext, p) -> fields.add(new Field(ext, p, null)));
+            items.add(new Item(g.getKey(), fields));
+        }
+        return new PackSource("files grouped by key", items, List.of(), skipped);
+    }
+
+    /** Each non-blank line of a JSONL file is a sample with one field, {@code json}. */
+    private static PackSource jsonl(Path file) throws IOException {
+        List<String> lines;
+        try (Stream<String> s = Files.lines(file, StandardCharsets.UTF_8)) {
+            lines = s.filter(l -> !l.isBlank()).toList();
+        }
+        List<Item> items = new ArrayList<>(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            items.add(new Item(key(i, lines.size()),
+                    List.of(new Field("json", null, lines.get(i).getBytes(StandardCharsets.UTF_8)))));
+        }
+        return new PackSource("JSONL", items, List.of(), List.of());
+    }
+}

@@ -1,0 +1,272 @@
+package dev.stoker.cli;
+
+import dev.stoker.collate.DefaultCollate;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.Datasets;
+import dev.stoker.formats.folder.ImageBytes;
+import dev.stoker.formats.folder.ImageFolder;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.vision.EncodedImage;
+import dev.stoker.vision.ImagePipeline;
+import dev.stoker.vision.ImageSample;
+import dev.stoker.vision.JpegDataset;
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferByte;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import javax.imageio.IIOImage;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageWriteParam;
+import javax.imageio.ImageWriter;
+import javax.imageio.stream.FileImageOutputStream;
+
+/**
+ * W3, jpeg-folder: torchvision's {@code ImageFolder} over {@code DATA/jpeg} (2000 JPEGs, 10
+ * classes), each decoded and given the ImageNet training transform (RandomResizedCrop 224,
+ * horizontal flip, ToTensor, Normalize); batch 64, shuffled, one epoch.
+ *
+ * <p>Decoding is libjpeg-turbo's where the system has it (ImageIO otherwise), with DCT scaling
+ * where a crop is at least twice the output, as the workload definition allows. Rows: the
+ * general path ({@code get} gives an {@link ImageSample}, the default collate stacks them, as
+ * PyTorch does) and {@code fill} (each image written, normalized, straight into its row of the
+ * batch), with 0, 1, 2 and 4 workers.
+ *
+ * <p>Without {@code DATA/jpeg}, makes a W3-like folder once in the cache folder (gradients,
+ * shapes and noise, 400-640 x 300-480, quality 90, seeded; about a minute): the same sizes and
+ * kind of content as the peers' {@code gen_data.py}, not the same pixels.
+ */
+public final class W3JpegFolder implements Workload {
+    static final int SAMPLES = 2000;
+    static final int CLASSES = 10;
+    static final int BATCH = 64;
+    static final int SIZE = 224;
+    static final String FOLDER = "jpeg";
+    static final String GENERATED = "jpeg-w3-generated";
+
+    private final int samples;
+    private ImagePipeline pipeline;
+    private JpegDataset<ImageBytes> dataset;
+
+    /** W3 as defined. */
+    public W3JpegFolder() {
+        this(SAMPLES);
+    }
+
+    /** A W3 over the first {@code samples} files (or a generated folder of that many), for tests. */
+    public W3JpegFolder(int samples) {
+        if (samples < 1) {
+            throw new IllegalArgumentException("W3 needs at least one sample, not " + samples);
+        }
+        this.samples = samples;
+    }
+
+    @Override
+    public String name() {
+        return "W3";
+    }
+
+    @Override
+    public String title() {
+        return "jpeg-folder";
+    }
+
+    @Override
+    public String summary() {
+        return "ImageFolder of JPEGs, RandomResizedCrop 224 + flip + Normalize into (64,3,224,224) f32, shuffled";
+    }
+
+    @Override
+    public boolean needsData() {
+        return true;
+    }
+
+    @Override
+    public boolean makesMissingData() {
+        return true;
+    }
+
+    @Override
+    public int epochs() {
+        return 1;
+    }
+
+    @Override
+    public int batchSize() {
+        return BATCH;
+    }
+
+    @Override
+    public long samplesPerEpoch() {
+        return dataset != null ? dataset.size() : samples;
+    }
+
+    @Override
+    public long outputBytesPerSample() {
+        return 3L * SIZE * SIZE * Float.BYTES;
+    }
+
+    @Override
+    public List<Configuration> configurations() {
+        List<Configuration> out = new ArrayList<>();
+        for (int n : new int[] {0, 1, 2, 4}) {
+            out.add(Configuration.of(n, false, false));
+            out.add(Configuration.of(n, false, false).withFill());
+        }
+        return out;
+    }
+
+    @Override
+    public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
+        if (c.batched()) {
+            throw new IllegalArgumentException("W3 has no batched fetch");
+        }
+        DataLoader.Builder<ImageSample> builder = DataLoader.builder(dataset(data))
+                .batchSize(BATCH)
+                .shuffle(true)
+                .seed(seed)
+                .numWorkers(c.numWorkers())
+                .prefetchFactor(c.prefetchFactor())
+                .persistentWorkers(c.persistentWorkers());
+        if (!c.fill()) {
+            builder.collate(DefaultCollate.instance()); // an ImageSample per image, then the stack
+        }
+        return builder.build();
+    }
+
+    private synchronized JpegDataset<ImageBytes> dataset(Path data) {
+        if (dataset == null) {
+            try {
+                Path root = data != null && Files.isDirectory(data.resolve(FOLDER)) ? data.resolve(FOLDER) : generated(samples);
+                var folder = ImageFolder.scan(root).dataset();
+                Dataset<ImageBytes> files = folder.size() > samples ? Datasets.subset(folder, range(samples)) : folder;
+                pipeline = ImagePipeline.train(SIZE);
+                System.err.println("W3: " + root + ", " + files.size() + " images; decoder: " + pipeline.decoder().describe());
+                dataset = JpegDataset.of(files, s -> EncodedImage.of(s.bytes(), s.label(), s.path().toString()), pipeline);
+            } catch (IOException e) {
+                throw new UncheckedIOException("W3: cannot read its image folder: " + e.getMessage(), e);
+            }
+        }
+        return dataset;
+    }
+
+    private static long[] range(int n) {
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = i;
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (pipeline != null) {
+            pipeline.close();
+            pipeline = null;
+            dataset = null;
+        }
+    }
+
+    /** The cache folder's W3-like image folder, made once. */
+    private static Path generated(int samples) throws IOException {
+        Path root = Workload.defaultDataFolder().resolve(GENERATED + "-" + samples);
+        if (Files.isDirectory(root)) {
+            return root;
+        }
+        Files.createDirectories(root.getParent());
+        Path tmp = Files.createTempDirectory(root.getParent(), GENERATED + ".tmp");
+        System.err.printf("W3: no %s folder in the data folder; writing %d W3-like JPEGs to %s ...%n", FOLDER, samples, root);
+        long start = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(1234);
+        ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
+        try {
+            int perClass = Math.max(1, (samples + CLASSES - 1) / CLASSES);
+            for (int i = 0; i < samples; i++) {
+                Path dir = tmp.resolve(String.format("class_%02d", i / perClass));
+                Files.createDirectories(dir);
+                write(writer, picture(rnd, i / perClass), dir.resolve(String.format("%06d.jpg", i)));
+            }
+        } finally {
+            writer.dispose();
+        }
+        try {
+            Files.move(tmp, root, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            deleteTree(tmp);
+            if (!Files.isDirectory(root)) {
+                throw e;
+            }
+        }
+        System.err.printf("W3: wrote %d images in %.1f s%n", samples, (System.nanoTime() - start) / 1e9);
+        return root;
+    }
+
+    /** A tinted gradient with 4-11 filled shapes and Gaussian noise (sigma 12), like gen_data.py's. */
+    static BufferedImage picture(SplittableRandom rnd, int cls) {
+        int w = rnd.nextInt(400, 641);
+        int h = rnd.nextInt(300, 481);
+        BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_3BYTE_BGR);
+        byte[] px = ((DataBufferByte) img.getRaster().getDataBuffer()).getData();
+        int[] tint = {(cls * 37) % 256, (cls * 91) % 256, (cls * 53) % 256};
+        double[] a = new double[3];
+        double[] b = new double[3];
+        double[] base = new double[3];
+        for (int c = 0; c < 3; c++) {
+            a[c] = rnd.nextDouble(-0.3, 0.3);
+            b[c] = rnd.nextDouble(-0.3, 0.3);
+            base[c] = 0.5 * tint[c] + rnd.nextDouble(0, 80);
+        }
+        for (int y = 0, i = 0; y < h; y++) {
+            for (int x = 0; x < w; x++, i += 3) {
+                for (int c = 0; c < 3; c++) {  // BGR order in the raster
+                    px[i + 2 - c] = (byte) Math.clamp((long) (base[c] + a[c] * x + b[c] * y), 0, 255);
+                }
+            }
+        }
+        Graphics2D g = img.createGraphics();
+        for (int s = rnd.nextInt(4, 12); s > 0; s--) {
+            g.setColor(new Color(rnd.nextInt(256), rnd.nextInt(256), rnd.nextInt(256)));
+            int x0 = rnd.nextInt(w);
+            int y0 = rnd.nextInt(h);
+            int dw = rnd.nextInt(w - x0 + 1);
+            int dh = rnd.nextInt(h - y0 + 1);
+            if (rnd.nextBoolean()) {
+                g.fillOval(x0, y0, dw, dh);
+            } else {
+                g.fillRect(x0, y0, dw, dh);
+            }
+        }
+        g.dispose();
+        for (int k = 0; k < px.length; k++) {
+            px[k] = (byte) Math.clamp((px[k] & 0xFF) + Math.round(rnd.nextGaussian() * 12), 0, 255);
+        }
+        return img;
+    }
+
+    private static void write(ImageWriter writer, BufferedImage img, Path file) throws IOException {
+        ImageWriteParam param = writer.getDefaultWriteParam();
+        param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
+        param.setCompressionQuality(0.9f);
+        try (FileImageOutputStream out = new FileImageOutputStream(file.toFile())) {
+            writer.setOutput(out);
+            writer.write(null, new IIOImage(img, null, null), param);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
