@@ -75,6 +75,11 @@ public record BenchResult(String workload, Configuration configuration, List<Mea
     }
 
     /** The most bytes the loader's pool held at once, over all repetitions. */
+    /** The loader's bound on batch memory ahead of the consumer, or -1 when it stated none. */
+    public long inFlightBytes() {
+        return repetitions.stream().mapToLong(Measurement::inFlightBytes).max().orElseThrow();
+    }
+
     public long poolPeakBytes() {
         return repetitions.stream().mapToLong(Measurement::poolPeakBytes).max().orElseThrow();
     }

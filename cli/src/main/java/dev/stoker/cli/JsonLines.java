@@ -43,6 +43,7 @@ final class JsonLines {
         o.put("first_batch_ms", r.firstBatchMillis());
         o.put("peak_rss_bytes", r.peakRssBytes());
         o.put("pool_peak_bytes", r.poolPeakBytes());
+        o.put("in_flight_bound_bytes", r.inFlightBytes());
         o.put("cores", machine.cores());
         o.put("jvm", machine.jvm());
         try {

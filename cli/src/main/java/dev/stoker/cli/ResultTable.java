@@ -6,16 +6,18 @@ import java.util.Locale;
 
 /**
  * The results as an aligned text table for a person: one row per configuration, the name left,
- * the figures right-aligned so that their digits line up.
+ * the figures right-aligned so that their digits line up. Like the PyTorch tuning tutorial's
+ * progressive table, each row says its speed-up over the first row (the baseline) and over the
+ * row before it; "in flight" is the loader's stated bound on batch memory ahead of the consumer.
  *
  * <pre>
- * configuration  batches/s  samples/s     min     max    MB/s  first batch ms  peak RSS MiB  pool peak MiB
- * nw=0                5.36      171.4   170.2   172.0   103.2           185.3          310            39
+ * configuration  batches/s  samples/s     min     max  x base  x prev    MB/s  first batch ms  peak RSS MiB  in flight MiB  pool peak MiB
+ * nw=0                5.36      171.4   170.2   172.0    1.00    1.00   103.2           185.3          310             18             39
  * </pre>
  */
 final class ResultTable {
-    static final List<String> HEADER = List.of("configuration", "batches/s", "samples/s", "min", "max", "MB/s",
-            "first batch ms", "peak RSS MiB", "pool peak MiB");
+    static final List<String> HEADER = List.of("configuration", "batches/s", "samples/s", "min", "max", "x base", "x prev",
+            "MB/s", "first batch ms", "peak RSS MiB", "in flight MiB", "pool peak MiB");
 
     private ResultTable() {}
 
@@ -23,17 +25,24 @@ final class ResultTable {
     static String format(List<BenchResult> results) {
         List<List<String>> rows = new ArrayList<>();
         rows.add(HEADER);
+        double base = results.isEmpty() ? Double.NaN : results.getFirst().samplesPerSecond();
+        double previous = base;
         for (BenchResult r : results) {
+            double sps = r.samplesPerSecond();
             rows.add(List.of(
                     r.configuration().name(),
                     number(r.batchesPerSecond(), 2),
                     number(r.samplesPerSecond(), 1),
                     number(r.samplesPerSecondMin(), 1),
                     number(r.samplesPerSecondMax(), 1),
+                    number(sps / base, 2),
+                    number(sps / previous, 2),
                     number(r.megabytesPerSecond(), 1),
                     number(r.firstBatchMillis(), 1),
                     megabytes(r.peakRssBytes()),
+                    megabytes(r.inFlightBytes()),
                     megabytes(r.poolPeakBytes())));
+            previous = sps;
         }
         int[] width = new int[HEADER.size()];
         for (List<String> row : rows) {

@@ -36,6 +36,7 @@ final class Timer {
             }
         }
         long nanos = System.nanoTime() - start;
-        return new Measurement(nanos, Math.max(firstBatch, 0), samples, batches, loader.pool().peakReservedBytes());
+        return new Measurement(nanos, Math.max(firstBatch, 0), samples, batches, loader.pool().peakReservedBytes(),
+                loader.inFlightBound().bytes());
     }
 }

@@ -20,6 +20,9 @@ class ResultTableTest {
         assertThat(lines.get(0)).startsWith("configuration");
         assertThat(lines.get(1)).startsWith("nw=0 ").contains("170.7", "5.33", "102.8", "190.0", "300", "40");
         assertThat(lines.get(2)).startsWith("nw=8 persistent batched").contains("1,365.3", "-");
+        // the progressive table: 1,365.3 / 170.7 samples/s = 8.00 times the baseline and the row before
+        assertThat(lines.get(1)).contains("  1.00    1.00");
+        assertThat(lines.get(2)).contains("  8.00    8.00");
         // right-aligned: every line ends at the same column
         assertThat(lines).extracting(String::length).containsOnly(lines.get(0).length());
     }

@@ -7,6 +7,7 @@ import dev.stoker.data.Dataset;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.memory.BufferPool;
+import dev.stoker.memory.PooledBuffer;
 import dev.stoker.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Builds one batch: fetches its samples, collates them into pooled memory, and wraps the result as
@@ -32,6 +34,7 @@ import java.util.Objects;
  * object, no collate copy.
  */
 final class BatchMaker<T> {
+    private final AtomicLong largestBatchBytes = new AtomicLong();
     /**
      * The collate a builder uses when none is given: {@link DefaultCollate}, in an object of its
      * own so that "none given" can be told apart from a collate the user chose (which turns the
@@ -77,6 +80,19 @@ final class BatchMaker<T> {
         return layout;
     }
 
+    /** The bytes of the largest batch made so far, 0 before the first: the general path's batch size. */
+    long largestBatchBytes() {
+        return largestBatchBytes.get();
+    }
+
+    private void noteBytes(List<PooledBuffer> buffers) {
+        long bytes = 0;
+        for (PooledBuffer b : buffers) {
+            bytes += b.byteSize();
+        }
+        largestBatchBytes.accumulateAndGet(bytes, Math::max);
+    }
+
     /** Whether {@code dataset} has its own {@code fillBatch} rather than the default loop. */
     static boolean overridesFillBatch(FillableDataset<?> dataset) {
         try {
@@ -115,6 +131,7 @@ final class BatchMaker<T> {
             Object data = collate.collate(samples, memory);
             long collateNanos = System.nanoTime() - start;
             Batch batch = new Batch(epoch, k, indices, data, memory.buffers());
+            noteBytes(memory.buffers());
             stats.loaded(samples.size(), fetchNanos, collateNanos);
             done = true;
             return batch;
@@ -187,6 +204,7 @@ final class BatchMaker<T> {
                 }
             }
             Batch batch = new Batch(epoch, k, indices, arrange(tensors), memory.buffers());
+            noteBytes(memory.buffers());
             stats.loaded(n, System.nanoTime() - start, 0);
             done = true;
             return batch;

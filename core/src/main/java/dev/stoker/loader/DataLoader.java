@@ -59,6 +59,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private final boolean ownsPool;
     private final StatsCounters stats = new StatsCounters();
     private final Engine engine;
+    private final BatchMaker<T> maker;
 
     private long epoch;
     /** Whether the next pass uses {@link #epoch} as it is (first pass, or after setEpoch) rather than epoch + 1. */
@@ -74,7 +75,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         if (fetched != null && settings.ioConcurrency() > 0 && !BatchMaker.overridesGetBatch(fetched)) {
             fetched = new ConcurrentFetchDataset<>(fetched, settings.ioConcurrency());
         }
-        BatchMaker<T> maker = new BatchMaker<>(settings.datasetName(), fetched, settings.collate(), pool, stats);
+        this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.collate(), pool, stats);
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(settings, maker)
                 : new WorkerEngine<>(settings, maker, WorkerEngine.DEFAULT_GRACE);
@@ -149,6 +150,30 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                     + ") has no length; count the batches as they come");
         }
         return settings.batchSampler().size();
+    }
+
+    /**
+     * The most batch memory this loader holds ahead of its consumer, in words and bytes:
+     * {@code prefetchFactor x numWorkers} batches (one in the caller's thread without workers).
+     * With a fillable dataset the bytes are known before the first batch; on the general path
+     * they are the largest batch made so far.
+     *
+     * <pre>{@code
+     * System.out.println(loader.inFlightBound());   // 2 prefetch x 4 workers x 19.3 MB = 154.1 MB
+     * }</pre>
+     */
+    public InFlightBound inFlightBound() {
+        int workers = settings.numWorkers();
+        int batches = workers == 0 ? 1 : Math.multiplyExact(settings.prefetchFactor(), workers);
+        long largest = maker.largestBatchBytes();
+        var layout = maker.fillLayout();
+        if (layout != null && !settings.isStreaming()) {
+            long declared = Math.multiplyExact(layout.sampleBytes(), (long) settings.batchSize());
+            if (declared >= largest) { // a user's batch sampler may make larger batches than batchSize
+                return new InFlightBound(batches, workers, declared, false);
+            }
+        }
+        return new InFlightBound(batches, workers, largest == 0 ? -1 : largest, true);
     }
 
     /** The pool the batches' memory comes from: the one given to the builder, or the loader's own. */
