@@ -32,6 +32,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * into its row (one {@code fill} per sample, or one {@code fillBatch} when it overrides that), and
  * the tensors become the batch as {@link DefaultCollate} would have arranged them. No sample
  * object, no collate copy.
+ *
+ * <p>Under {@link SamplePolicy#SKIP} a sample whose {@code get} or {@code fill} throws an
+ * exception is left out: the batch holds the others, in order, and its indices name only those;
+ * a batched {@code getBatch} or {@code fillBatch} that fails is retried sample by sample to find
+ * the bad ones. On the fill path the delivered samples take rows 0, 1, ... (a failed sample's row
+ * is written again by the next one) and the batch tensors are the first rows of the buffers
+ * taken, which the batch still owns and gives back whole. A batch left with no sample is not
+ * made: {@link #make} returns {@code null} and its memory is already back in the pool.
  */
 final class BatchMaker<T> {
     private final AtomicLong largestBatchBytes = new AtomicLong();
@@ -48,17 +56,20 @@ final class BatchMaker<T> {
     private final Collate<T> collate;
     private final BufferPool pool;
     private final StatsCounters stats;
+    private final SkippedSamples skips; // null under SamplePolicy.FAIL
     private final FillableDataset<T> fillable; // null unless the fill path is used
     private final SampleLayout layout;
     private final boolean fillPerSample;
 
-    BatchMaker(String datasetName, Dataset<T> dataset, Collate<T> collate, BufferPool pool, StatsCounters stats) {
+    BatchMaker(String datasetName, Dataset<T> dataset, Collate<T> collate, BufferPool pool, StatsCounters stats,
+               SamplePolicy policy) {
         this.datasetName = datasetName;
         this.dataset = dataset;
         this.perSample = dataset != null && !overridesGetBatch(dataset);
         this.collate = collate;
         this.pool = pool;
         this.stats = stats;
+        this.skips = policy == SamplePolicy.SKIP ? new SkippedSamples(datasetName, stats) : null;
         this.fillable = collate == DEFAULT_COLLATE && dataset instanceof FillableDataset<T> f ? f : null;
         this.layout = fillable == null ? null : Objects.requireNonNull(fillable.layout(),
                 () -> "dataset '" + datasetName + "' is fillable but its layout() is null");
@@ -112,14 +123,71 @@ final class BatchMaker<T> {
         }
     }
 
-    /** Batch {@code k} of {@code epoch} of a map-style dataset: the samples at {@code indices}. */
+    /** Where skipped samples are recorded, or {@code null} under {@link SamplePolicy#FAIL}. */
+    SkippedSamples skips() {
+        return skips;
+    }
+
+    /**
+     * Batch {@code k} of {@code epoch} of a map-style dataset: the samples at {@code indices}, less
+     * those skipped under {@link SamplePolicy#SKIP}; {@code null} when every one of them was.
+     */
     Batch make(long epoch, long k, long[] indices) {
         if (fillable != null) {
             return fill(epoch, k, indices);
         }
         long start = System.nanoTime();
+        if (skips != null) {
+            Fetched<T> fetched = fetchSkipping(epoch, k, indices);
+            if (fetched.samples().isEmpty()) {
+                return null;
+            }
+            return assemble(epoch, k, fetched.indices(), fetched.samples(), System.nanoTime() - start);
+        }
         List<T> samples = fetch(epoch, k, indices);
         return assemble(epoch, k, indices, samples, System.nanoTime() - start);
+    }
+
+    /** The samples fetched and their indices, the skipped ones left out. */
+    private record Fetched<T>(long[] indices, List<T> samples) {}
+
+    /**
+     * The fetch under {@link SamplePolicy#SKIP}: a batched {@code getBatch} first when the dataset
+     * has one; when that fails (or returns the wrong number), sample by sample with {@code get},
+     * leaving out those that throw.
+     */
+    private Fetched<T> fetchSkipping(long epoch, long k, long[] indices) {
+        if (!perSample) {
+            try {
+                List<T> samples = dataset.getBatch(indices.clone());
+                if (samples != null && samples.size() == indices.length) {
+                    return new Fetched<>(indices, samples);
+                }
+            } catch (Exception e) {
+                if (Thread.currentThread().isInterrupted()) { // the pass is closing: not a bad sample
+                    throw failure("fetching the samples of", epoch, k, indices, -1, e);
+                }
+                // some sample is bad: find it below
+            }
+        }
+        List<T> samples = new ArrayList<>(indices.length);
+        long[] kept = new long[indices.length];
+        for (long i : indices) {
+            T sample;
+            try {
+                sample = dataset.get(i);
+            } catch (Exception e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw failure("fetching sample " + i + " for", epoch, k, indices, i, e);
+                }
+                skips.skip(epoch, k, i, e);
+                continue;
+            }
+            kept[samples.size()] = i;
+            samples.add(sample);
+        }
+        return new Fetched<>(samples.size() == indices.length ? indices : Arrays.copyOf(kept, samples.size()),
+                samples);
     }
 
     /** Batch {@code k} of {@code epoch} from samples already read (a streaming dataset). */
@@ -183,7 +251,10 @@ final class BatchMaker<T> {
                 tensors[f] = memory.allocate(field.dtype(), field.shape().prepend(n));
             }
             BatchSlots slots = new BatchSlots(layout, Arrays.asList(tensors));
-            if (fillPerSample) {
+            long[] delivered = indices;
+            if (fillPerSample && skips != null) {
+                delivered = fillSkipping(epoch, k, indices, slots);
+            } else if (fillPerSample) {
                 for (int j = 0; j < n; j++) {
                     try {
                         fillable.fill(indices[j], slots.slot(j));
@@ -196,16 +267,27 @@ final class BatchMaker<T> {
             } else {
                 try {
                     fillable.fillBatch(indices.clone(), slots); // a copy: the batch keeps the original
-                } catch (RuntimeException e) {
-                    int row = slots.lastRow();
-                    String sample = row < 0 ? "the samples of" : "sample " + indices[row] + " for";
-                    throw failure("filling " + fieldOf(slots) + sample, epoch, k, indices, row < 0 ? -1 : indices[row],
-                            e);
+                } catch (Exception e) {
+                    if (skips != null && !Thread.currentThread().isInterrupted()) {
+                        // some sample is bad: fill the batch again sample by sample, leaving it out
+                        delivered = fillSkipping(epoch, k, indices, slots);
+                    } else {
+                        throw fillBatchFailure(epoch, k, indices, slots, e);
+                    }
                 }
             }
-            Batch batch = new Batch(epoch, k, indices, arrange(tensors), memory.buffers());
+            int rows = delivered.length;
+            if (rows == 0) {
+                return null; // every sample was skipped; the finally gives the memory back
+            }
+            if (rows < n) { // the rows past the delivered ones hold nothing, or half a failed sample
+                for (int f = 0; f < tensors.length; f++) {
+                    tensors[f] = tensors[f].slice(0, rows);
+                }
+            }
+            Batch batch = new Batch(epoch, k, delivered, arrange(tensors), memory.buffers());
             noteBytes(memory.buffers());
-            stats.loaded(n, System.nanoTime() - start, 0);
+            stats.loaded(rows, System.nanoTime() - start, 0);
             done = true;
             return batch;
         } catch (RuntimeException e) {
@@ -218,6 +300,35 @@ final class BatchMaker<T> {
                 memory.release();
             }
         }
+    }
+
+    /**
+     * The fill under {@link SamplePolicy#SKIP}, one {@code fill} per sample: the delivered samples
+     * take rows 0, 1, ... in order, a failed one's row being written again by the next sample (a
+     * fill writes every byte of its row). Returns the indices delivered, in their rows' order.
+     */
+    private long[] fillSkipping(long epoch, long k, long[] indices, BatchSlots slots) {
+        long[] kept = new long[indices.length];
+        int rows = 0;
+        for (long i : indices) {
+            try {
+                fillable.fill(i, slots.slot(rows));
+            } catch (Exception e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw failure("filling sample " + i + " for", epoch, k, indices, i, e);
+                }
+                skips.skip(epoch, k, i, e);
+                continue;
+            }
+            kept[rows++] = i;
+        }
+        return rows == indices.length ? indices : Arrays.copyOf(kept, rows);
+    }
+
+    private LoaderException fillBatchFailure(long epoch, long k, long[] indices, BatchSlots slots, Exception e) {
+        int row = slots.lastRow();
+        String sample = row < 0 ? "the samples of" : "sample " + indices[row] + " for";
+        return failure("filling " + fieldOf(slots) + sample, epoch, k, indices, row < 0 ? -1 : indices[row], e);
     }
 
     /** {@code "field 'image' of "}, naming the field the failed fill was writing, when it asked for one. */

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
  * come in the sampler's order (or as ready, {@code inOrder(false)}). For datasets that wait
  * rather than compute, {@code ioConcurrency(c)} fetches the samples of each batch at once on
  * virtual threads. A failed batch comes as a {@link LoaderException} at its place, naming the
- * sample and the worker.
+ * sample and the worker; with {@code onBadSample(SamplePolicy.SKIP)} a sample that cannot be read
+ * is left out of its batch instead, and counted in {@link #stats()}.
  *
  * <pre>{@code
  * try (DataLoader<Sample> loader = DataLoader.builder(dataset)
@@ -75,7 +76,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         if (fetched != null && settings.ioConcurrency() > 0 && !BatchMaker.overridesGetBatch(fetched)) {
             fetched = new ConcurrentFetchDataset<>(fetched, settings.ioConcurrency());
         }
-        this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.collate(), pool, stats);
+        this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.collate(), pool, stats,
+                settings.badSamples());
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(settings, maker)
                 : new WorkerEngine<>(settings, maker, WorkerEngine.DEFAULT_GRACE);
@@ -229,7 +231,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * shuffle, seed 0, keep the last partial batch, the default collate, no workers, prefetch
      * factor 2, workers restarted every epoch, no worker-init hook, in-order delivery, no timeout,
      * one fetch at a time (no I/O concurrency), a pool of its own
-     * with a {@value DataLoader#DEFAULT_POOL_BUDGET}-byte budget in ordinary memory.
+     * with a {@value DataLoader#DEFAULT_POOL_BUDGET}-byte budget in ordinary memory, and a bad
+     * sample failing its batch ({@link SamplePolicy#FAIL}).
      *
      * <p>Settings that contradict each other fail in {@link #build()}, with PyTorch's rules:
      * {@code batchSampler} excludes {@code batchSize}, {@code shuffle}, {@code sampler} and
@@ -260,6 +263,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         private int worldSize = 1;
         private Consumer<WorkerContext> workerInit;
         private int ioConcurrency;
+        private SamplePolicy badSamples = SamplePolicy.FAIL;
 
         private Builder(Dataset<T> dataset, StreamingDataset<T> streaming) {
             this.dataset = dataset;
@@ -474,6 +478,26 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         }
 
         /**
+         * What to do with a sample whose {@code get} or {@code fill} (or a stream's {@code next()})
+         * throws an exception (default {@link SamplePolicy#FAIL}: its batch fails with a
+         * {@link LoaderException}). {@link SamplePolicy#SKIP} leaves it out of its batch, which
+         * comes smaller, counts it in {@link DataLoader#stats()} and logs one skip in 100; see
+         * {@link SamplePolicy} for the rules (batched fetches, streams, errors).
+         *
+         * <pre>{@code
+         * DataLoader<Image> loader = DataLoader.builder(scrapedImages).batchSize(64)
+         *         .onBadSample(SamplePolicy.SKIP).build();
+         * // ... after the epoch:
+         * LoaderStats s = loader.stats();
+         * System.out.println(s.skippedSamples() + " unreadable, e.g. " + s.lastSkipped());
+         * }</pre>
+         */
+        public Builder<T> onBadSample(SamplePolicy policy) {
+            this.badSamples = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
          * Checks the settings together and builds the loader.
          *
          * @throws IllegalArgumentException naming the settings that contradict each other
@@ -495,7 +519,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
             LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
                     c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
-                    workerInit, ioConcurrency);
+                    workerInit, ioConcurrency, badSamples);
             boolean own = pool == null;
             BufferPool p = own
                     ? BufferPool.builder()

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
  *                  (with a user's batch sampler it decides, and this is unused)
  * @param workerInit    run once in each worker thread when it starts, or {@code null}
  * @param ioConcurrency sample fetches that may wait at once (the I/O mode), or 0 for none
+ * @param badSamples    what to do with a sample that cannot be read
  */
 record LoaderSettings<T>(
         String datasetName,
@@ -36,7 +37,8 @@ record LoaderSettings<T>(
         int rank,
         int worldSize,
         Consumer<WorkerContext> workerInit,
-        int ioConcurrency) {
+        int ioConcurrency,
+        SamplePolicy badSamples) {
 
     boolean isStreaming() {
         return streamingDataset != null;

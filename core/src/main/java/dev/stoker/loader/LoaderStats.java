@@ -1,15 +1,31 @@
 package dev.stoker.loader;
 
+import java.util.List;
+
 /**
  * What a {@link DataLoader} has done since it was built, at one moment.
  *
- * @param batches       batches loaded (made, whether or not the consumer has taken them yet)
- * @param samples       samples in those batches
- * @param failedBatches batches that failed with a {@link LoaderException}
- * @param fetchNanos    time spent fetching samples from the dataset, summed over threads
- * @param collateNanos  time spent in collate, summed over threads
+ * @param batches        batches loaded (made, whether or not the consumer has taken them yet)
+ * @param samples        samples in those batches
+ * @param failedBatches  batches that failed with a {@link LoaderException}
+ * @param fetchNanos     time spent fetching samples from the dataset, summed over threads
+ * @param collateNanos   time spent in collate, summed over threads
+ * @param skippedSamples samples left out under {@link SamplePolicy#SKIP}
+ * @param lastSkipped    the last few of those, oldest first (at most {@link #LAST_SKIPPED_KEPT})
  */
-public record LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos) {
+public record LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos,
+                          long skippedSamples, List<SkippedSample> lastSkipped) {
+    /** How many of the last skipped samples a loader keeps. */
+    public static final int LAST_SKIPPED_KEPT = 16;
+
+    public LoaderStats {
+        lastSkipped = List.copyOf(lastSkipped);
+    }
+
+    /** Stats of a loader that skipped nothing. */
+    public LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos) {
+        this(batches, samples, failedBatches, fetchNanos, collateNanos, 0, List.of());
+    }
 
     /** Mean fetch time per loaded batch, in milliseconds; 0 before the first. */
     public double fetchMillisPerBatch() {

@@ -37,7 +37,8 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             worker.working(k, indices);
             Object result;
             try {
-                result = maker.make(epoch, k, indices);
+                Batch batch = maker.make(epoch, k, indices);
+                result = batch != null ? batch : SKIPPED; // SKIPPED keeps batch k's turn on the board
             } catch (LoaderException e) {
                 result = ConcurrentFetchDataset.refine(e).onWorker(worker.name());
             } catch (RuntimeException | Error e) { // an Error from the dataset: reported at its batch, not lost

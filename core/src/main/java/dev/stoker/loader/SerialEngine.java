@@ -5,7 +5,6 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.data.WorkerScope;
 import dev.stoker.sampler.BatchSampler;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -67,17 +66,22 @@ final class SerialEngine<T> implements Engine {
             if (batches == null) {
                 batches = sampler.iterator(epoch);
             }
-            if (!batches.hasNext()) {
-                close();
-                return null;
+            while (batches.hasNext()) {
+                long[] indices = batches.next();
+                long position = k++; // k advances also when the batch fails
+                Batch batch;
+                try {
+                    batch = WorkerScope.call(context, random, () -> maker.make(epoch, position, indices));
+                } catch (LoaderException e) {
+                    throw ConcurrentFetchDataset.refine(e);
+                }
+                if (batch != null) {
+                    return batch;
+                }
+                // every sample of it was skipped (SamplePolicy.SKIP): on to the next batch
             }
-            long[] indices = batches.next();
-            long position = k++; // k advances also when the batch fails
-            try {
-                return WorkerScope.call(context, random, () -> maker.make(epoch, position, indices));
-            } catch (LoaderException e) {
-                throw ConcurrentFetchDataset.refine(e);
-            }
+            close();
+            return null;
         }
 
         @Override
@@ -98,8 +102,8 @@ final class SerialEngine<T> implements Engine {
         private final WorkerContext context;
         private final SplittableRandom random;
         private SampleStream<T> stream;
+        private StreamReader<T> reader;
         private long k;
-        private long position;
         private boolean finished;
 
         StreamPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch) {
@@ -124,20 +128,18 @@ final class SerialEngine<T> implements Engine {
             if (stream == null) {
                 try {
                     stream = dataset.open(context);
+                    reader = new StreamReader<>(stream, maker.skips());
                 } catch (RuntimeException e) {
                     finished = true;
                     throw maker.failure("opening the stream for", epoch, k, new long[0], -1, e);
                 }
             }
             int size = settings.batchSize();
-            List<T> samples = new ArrayList<>(size);
+            List<T> samples;
             try {
-                while (samples.size() < size && stream.hasNext()) {
-                    samples.add(stream.next());
-                    position++;
-                }
+                samples = reader.read(size, epoch, k);
             } catch (RuntimeException e) {
-                LoaderException failure = maker.failure("reading sample " + position + " of the stream for",
+                LoaderException failure = maker.failure("reading sample " + reader.position() + " of the stream for",
                         epoch, k, new long[0], -1, e);
                 try {
                     close(); // a stream that failed is not read further

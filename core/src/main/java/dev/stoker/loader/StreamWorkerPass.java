@@ -3,7 +3,6 @@ package dev.stoker.loader;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,7 +14,8 @@ import java.util.List;
  *
  * <p>A stream that fails is closed and read no further: the failure reaches the consumer at that
  * worker's turn, naming the worker, and the other workers go on. Positions in its message (sample
- * and batch) count within that worker's stream.
+ * and batch) count within that worker's stream. Under {@link SamplePolicy#SKIP} a sample whose
+ * {@code next()} throws is left out and the stream read on ({@link StreamReader}).
  */
 final class StreamWorkerPass<T> extends WorkerPass<T> {
 
@@ -54,7 +54,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
     private void read(Worker worker, SampleStream<T> stream) {
         int w = worker.id();
         int size = settings.batchSize();
-        long position = 0;
+        StreamReader<T> reader = new StreamReader<>(stream, maker.skips());
         for (long k = 0; ; k++) {
             try {
                 board.acquireSlot(w);
@@ -66,15 +66,12 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             }
             worker.working(k, new long[0]);
             long start = System.nanoTime();
-            List<T> samples = new ArrayList<>(size);
+            List<T> samples;
             try {
-                while (samples.size() < size && stream.hasNext()) {
-                    samples.add(stream.next());
-                    position++;
-                }
+                samples = reader.read(size, epoch, k);
             } catch (RuntimeException e) {
                 worker.idle();
-                board.put(w, maker.failure("reading sample " + position + " of the stream for", epoch, k,
+                board.put(w, maker.failure("reading sample " + reader.position() + " of the stream for", epoch, k,
                         new long[0], -1, e).onWorker(worker.name()));
                 return;
             }

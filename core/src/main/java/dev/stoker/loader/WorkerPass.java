@@ -33,6 +33,17 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
     /** A failure after which the worker cannot go on: delivered, then the pass ends. */
     private record Fatal(LoaderException exception) {}
 
+    /**
+     * The result of a batch whose every sample was skipped ({@link SamplePolicy#SKIP}): it takes
+     * its turn on the board, so that in-order delivery stays in order, and is passed over.
+     */
+    static final Object SKIPPED = new Object() {
+        @Override
+        public String toString() {
+            return "SKIPPED";
+        }
+    };
+
     final LoaderSettings<T> settings;
     final BatchMaker<T> maker;
     final long epoch;
@@ -93,6 +104,15 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
 
     @Override
     public final Batch next() {
+        Object result;
+        do {
+            result = nextResult();
+        } while (result == SKIPPED);
+        return (Batch) result;
+    }
+
+    /** The next batch, {@link #SKIPPED}, or {@code null} at the end; throws a failed batch's exception. */
+    private Object nextResult() {
         if (closed) {
             return null;
         }
@@ -115,6 +135,9 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         }
         position++;
         Object result = entry.result();
+        if (result == SKIPPED) {
+            return SKIPPED;
+        }
         if (result instanceof Fatal f) {
             close();
             throw f.exception();

@@ -1,0 +1,39 @@
+package dev.stoker.loader;
+
+import java.lang.System.Logger.Level;
+
+/**
+ * Records the samples skipped under {@link SamplePolicy#SKIP}: counts them in the loader's
+ * {@link StatsCounters} and logs one in {@link #LOG_EVERY} at {@code WARNING}, so that a dataset
+ * with many bad samples says so without flooding the log. Safe to call from several threads.
+ */
+final class SkippedSamples {
+    /** One skip in this many is logged: the 1st, the 101st, ... */
+    static final int LOG_EVERY = 100;
+    /** Failures in a row from one stream's {@code next()} after which the stream counts as stuck. */
+    static final int STUCK_STREAM = 1000;
+
+    private static final System.Logger LOG = System.getLogger(DataLoader.class.getName());
+
+    private final String datasetName;
+    private final StatsCounters stats;
+
+    SkippedSamples(String datasetName, StatsCounters stats) {
+        this.datasetName = datasetName;
+        this.stats = stats;
+    }
+
+    /** Sample {@code index} of batch {@code batch} failed with {@code cause} and is left out. */
+    void skip(long epoch, long batch, long index, Exception cause) {
+        SkippedSample s = new SkippedSample(epoch, batch, index, describe(cause));
+        long count = stats.skipped(s);
+        if (count % LOG_EVERY == 1 || LOG_EVERY == 1) {
+            LOG.log(Level.WARNING, () -> "dataset '" + datasetName + "': skipped " + s + " (" + count
+                    + " skipped so far; one in " + LOG_EVERY + " is logged)", cause);
+        }
+    }
+
+    static String describe(Throwable t) {
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+    }
+}
