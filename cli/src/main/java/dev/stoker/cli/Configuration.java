@@ -20,9 +20,18 @@ import java.util.Locale;
  * @param ioConcurrency     the loader's I/O mode ({@code DataLoader.Builder.ioConcurrency}): the
  *                          samples of a batch fetched at once on virtual threads, at most this many
  *                          at once; 0 for off. Shown as {@code io=32}; no PyTorch counterpart
+ * @param raw               the workload's samples read and batched without their per-sample work
+ *                          (W5: tar members grouped into samples, no JPEG decode), to show what the
+ *                          reading alone costs. Shown as {@code raw}; no PyTorch counterpart
  */
 public record Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
-                            boolean fill, int ioConcurrency) {
+                            boolean fill, int ioConcurrency, boolean raw) {
+
+    /** A configuration that does the workload's whole per-sample work. */
+    public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
+                         boolean fill, int ioConcurrency) {
+        this(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, false);
+    }
 
     /** A configuration without the I/O mode. */
     public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
@@ -59,18 +68,23 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
 
     /** The same configuration on the zero-copy path ({@link #fill}). */
     public Configuration withFill() {
-        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, true, ioConcurrency);
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, true, ioConcurrency, raw);
     }
 
     /** The same configuration in the loader's I/O mode, {@code concurrency} fetches at once. */
     public Configuration withIo(int concurrency) {
-        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, concurrency);
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, concurrency, raw);
+    }
+
+    /** The same configuration reading raw samples only ({@link #raw}). */
+    public Configuration withRaw() {
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, true);
     }
 
     /** The name shown in tables and accepted by {@code --config}: {@code nw=4 persistent batched fill}. */
     public String name() {
         return "nw=" + numWorkers + (persistentWorkers ? " persistent" : "") + (batched ? " batched" : "")
-                + (fill ? " fill" : "") + (ioConcurrency > 0 ? " io=" + ioConcurrency : "");
+                + (fill ? " fill" : "") + (ioConcurrency > 0 ? " io=" + ioConcurrency : "") + (raw ? " raw" : "");
     }
 
     /**
@@ -80,7 +94,7 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
     public String peerName() {
         return "nw=" + numWorkers + (numWorkers > 0 ? ",pf=" + prefetchFactor : "")
                 + (persistentWorkers ? ",persistent" : "") + (batched ? ",batched(__getitems__)" : "")
-                + (fill ? ",fill" : "") + (ioConcurrency > 0 ? ",io=" + ioConcurrency : "");
+                + (fill ? ",fill" : "") + (ioConcurrency > 0 ? ",io=" + ioConcurrency : "") + (raw ? ",raw" : "");
     }
 
     /**

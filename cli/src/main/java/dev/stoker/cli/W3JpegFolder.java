@@ -177,7 +177,7 @@ public final class W3JpegFolder implements Workload {
     }
 
     /** The cache folder's W3-like image folder, made once. */
-    private static Path generated(int samples) throws IOException {
+    static Path generated(int samples) throws IOException {
         Path root = Workload.defaultDataFolder().resolve(GENERATED + "-" + samples);
         if (Files.isDirectory(root)) {
             return root;

@@ -1,0 +1,343 @@
+package dev.stoker.cli;
+
+import dev.stoker.collate.DefaultCollate;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.formats.folder.ImageBytes;
+import dev.stoker.formats.folder.ImageFolder;
+import dev.stoker.formats.tar.ShardIndex;
+import dev.stoker.formats.tar.ShardWriter;
+import dev.stoker.formats.tar.TarSample;
+import dev.stoker.formats.tar.TarShardDataset;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.ImagePipeline;
+import dev.stoker.vision.ImageSample;
+import dev.stoker.vision.transform.SampleRandom;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * W5, tar-shards: the W3 images as 8 WebDataset shards ({@code <key>.jpg}, {@code <key>.cls}),
+ * streamed: worker {@code w} of {@code W} reads its share of the shards in order (no shard
+ * shuffle), through a per-worker shuffle buffer of 1000 raw samples; then each {@code jpg} is
+ * decoded with W3's training transform and {@code cls} (ASCII decimal) is the label. Batch 64
+ * within each worker's stream, one epoch.
+ *
+ * <p>Rows: {@code nw=0} and {@code nw=2} on the general path (an {@link ImageSample} per
+ * sample, stacked by the default collate: the streaming loader has no fill path), and the same
+ * two with {@code raw}: samples read, grouped, shuffled and batched without decoding (a batch
+ * of labels and member sizes), the tar-read cost alone.
+ *
+ * <p>Reads {@code DATA/shards/*.tar} (the peers' {@code gen_data.py}). Without them, packs
+ * equivalent shards once into the cache folder from W3's generated image folder (the files in
+ * a seeded shuffled order, 8 shards of equal count, keys the file numbers).
+ */
+public final class W5TarShards implements Workload {
+    static final int SAMPLES = 2000;
+    static final int SHARDS = 8;
+    static final int BATCH = 64;
+    static final int SIZE = 224;
+    static final int SHUFFLE_BUFFER = 1000;
+    static final String FOLDER = "shards";
+    static final String GENERATED = "shards-w5-generated";
+
+    private final int samples;
+    private List<String> shards;
+    private long shardSamples = -1;
+    private ImagePipeline pipeline;
+
+    /** W5 as defined. */
+    public W5TarShards() {
+        this(SAMPLES);
+    }
+
+    /** A W5 whose generated shards (when the data folder has none) hold {@code samples} images, for tests. */
+    public W5TarShards(int samples) {
+        if (samples < 1) {
+            throw new IllegalArgumentException("W5 needs at least one sample, not " + samples);
+        }
+        this.samples = samples;
+    }
+
+    @Override
+    public String name() {
+        return "W5";
+    }
+
+    @Override
+    public String title() {
+        return "tar-shards";
+    }
+
+    @Override
+    public String summary() {
+        return "8 tar shards streamed, shuffle buffer 1000, jpg decoded + RandomResizedCrop 224 + flip + Normalize"
+                + " into (64,3,224,224) f32, cls as label; raw rows: no decode";
+    }
+
+    @Override
+    public boolean needsData() {
+        return true;
+    }
+
+    @Override
+    public boolean makesMissingData() {
+        return true;
+    }
+
+    @Override
+    public int epochs() {
+        return 1;
+    }
+
+    @Override
+    public int batchSize() {
+        return BATCH;
+    }
+
+    @Override
+    public long samplesPerEpoch() {
+        return shardSamples >= 0 ? shardSamples : samples;
+    }
+
+    @Override
+    public long outputBytesPerSample() {
+        return 3L * SIZE * SIZE * Float.BYTES;
+    }
+
+    @Override
+    public List<Configuration> configurations() {
+        List<Configuration> out = new ArrayList<>();
+        for (int n : new int[] {0, 2}) {
+            out.add(Configuration.of(n, false, false));
+        }
+        for (int n : new int[] {0, 2}) {
+            out.add(Configuration.of(n, false, false).withRaw());
+        }
+        return out;
+    }
+
+    @Override
+    public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
+        if (c.batched() || c.fill() || c.ioConcurrency() > 0) {
+            throw new IllegalArgumentException("W5 streams samples: it has no batched, fill or I/O-mode rows, not " + c);
+        }
+        TarShardDataset tar = TarShardDataset.builder(shards(data)).shuffleBuffer(SHUFFLE_BUFFER).build();
+        if (c.raw()) {
+            return loader(new Mapped<>(tar, ctx -> RawSample::of), c, seed);
+        }
+        ImagePipeline p = pipeline();
+        return loader(new Mapped<>(tar, ctx -> new Decoder(p, ctx)), c, seed);
+    }
+
+    private static <T> DataLoader<T> loader(StreamingDataset<T> ds, Configuration c, long seed) {
+        return DataLoader.builder(ds)
+                .batchSize(BATCH)
+                .seed(seed)
+                .numWorkers(c.numWorkers())
+                .prefetchFactor(c.prefetchFactor())
+                .persistentWorkers(c.persistentWorkers())
+                .collate(DefaultCollate.instance()) // a record per sample, then the stack, as PyTorch does
+                .build();
+    }
+
+    private synchronized ImagePipeline pipeline() {
+        if (pipeline == null) {
+            pipeline = ImagePipeline.train(SIZE);
+            System.err.println("W5: decoder: " + pipeline.decoder().describe());
+        }
+        return pipeline;
+    }
+
+    /** The shards, found (or packed) and counted on the first call. */
+    private synchronized List<String> shards(Path data) {
+        if (shards == null) {
+            try {
+                Path folder = data != null ? data.resolve(FOLDER) : null;
+                List<Path> found = folder != null && Files.isDirectory(folder) ? tarsIn(folder) : List.of();
+                if (found.isEmpty()) {
+                    found = tarsIn(generated(samples));
+                }
+                long count = 0;
+                for (Path p : found) {
+                    count += ShardIndex.scan(p).sampleCount(); // reads the headers: also warms the page cache
+                }
+                shardSamples = count;
+                shards = found.stream().map(Path::toString).toList();
+                System.err.println("W5: " + found.size() + " shards in " + found.getFirst().getParent() + ", "
+                        + count + " samples");
+            } catch (IOException e) {
+                throw new UncheckedIOException("W5: cannot read its shards: " + e.getMessage(), e);
+            }
+        }
+        return shards;
+    }
+
+    private static List<Path> tarsIn(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".tar") && Files.isRegularFile(p))
+                    .sorted().toList();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (pipeline != null) {
+            pipeline.close();
+            pipeline = null;
+        }
+    }
+
+    /** The cache folder's W5-like shards, packed once from W3's generated images. */
+    private static Path generated(int samples) throws IOException {
+        Path root = Workload.defaultDataFolder().resolve(GENERATED + "-" + samples);
+        if (Files.isDirectory(root)) {
+            return root;
+        }
+        Dataset<ImageBytes> images = ImageFolder.scan(W3JpegFolder.generated(samples)).dataset();
+        Files.createDirectories(root.getParent());
+        Path tmp = Files.createTempDirectory(root.getParent(), GENERATED + ".tmp");
+        System.err.printf("W5: no %s folder in the data folder; packing %d images into %d shards in %s%n",
+                FOLDER, images.size(), SHARDS, root);
+        pack(images, tmp);
+        try {
+            Files.move(tmp, root, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            if (!Files.isDirectory(root)) {
+                throw e;
+            }
+        }
+        return root;
+    }
+
+    /** Writes {@code images} in a seeded shuffled order into {@link #SHARDS} shards of equal count, as gen_data.py. */
+    static void pack(Dataset<ImageBytes> images, Path folder) {
+        int n = Math.toIntExact(images.size());
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        SplittableRandom rnd = new SplittableRandom(1234 + 3);
+        for (int i = n - 1; i > 0; i--) {
+            int j = rnd.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        int perShard = Math.max(1, (n + SHARDS - 1) / SHARDS);
+        try (ShardWriter w = ShardWriter.builder(folder.resolve("shard-%06d.tar").toString())
+                .maxSamples(perShard).writeIndex(false).build()) {
+            for (int j : order) {
+                ImageBytes img = images.get(j);
+                Map<String, byte[]> fields = new LinkedHashMap<>();
+                fields.put("jpg", img.bytes());
+                fields.put("cls", Long.toString(img.label()).getBytes(StandardCharsets.US_ASCII));
+                w.write(String.format("%06d", j), fields);
+            }
+        }
+    }
+
+    /** A tar sample's label, from its {@code cls} member (ASCII decimal, as WebDataset writes it). */
+    static long label(TarSample s) {
+        MemorySegment cls = s.segment("cls");
+        long v = 0;
+        int digits = 0;
+        for (long i = 0; i < cls.byteSize(); i++) {
+            byte b = cls.get(ValueLayout.JAVA_BYTE, i);
+            if (b >= '0' && b <= '9' && digits < 18) {
+                v = v * 10 + (b - '0');
+                digits++;
+            } else if (!(b == ' ' || b == '\n' || b == '\r' || b == '\t') || digits == 18) {
+                throw new IllegalArgumentException("sample \"" + s.key() + "\" of " + s.url()
+                        + ": cls is not a decimal class index (byte " + i + " is " + (b & 0xFF) + ")");
+            }
+        }
+        if (digits == 0) {
+            throw new IllegalArgumentException("sample \"" + s.key() + "\" of " + s.url() + ": cls is empty");
+        }
+        return v;
+    }
+
+    /** A raw row's sample: the label and the sample's byte count, no decode. */
+    record RawSample(long label, long bytes) {
+        static RawSample of(TarSample s) {
+            long bytes = 0;
+            for (MemorySegment f : s.fields().values()) {
+                bytes += f.byteSize();
+            }
+            return new RawSample(W5TarShards.label(s), bytes);
+        }
+    }
+
+    /**
+     * Decodes a worker's samples in stream order; the n-th sample's crop and flip draw from
+     * {@code SampleRandom.of(seed, epoch, globalWorkerId << 32 | n)}, so a run is reproducible.
+     */
+    private static final class Decoder implements Function<TarSample, ImageSample> {
+        private final ImagePipeline pipeline;
+        private final WorkerContext ctx;
+        private final long base;
+        private long n;
+
+        Decoder(ImagePipeline pipeline, WorkerContext ctx) {
+            this.pipeline = pipeline;
+            this.ctx = ctx;
+            this.base = (long) ctx.globalWorkerId() << 32;
+        }
+
+        @Override
+        public ImageSample apply(TarSample s) {
+            Shape shape = pipeline.outputShape();
+            Tensor image = new Tensor(MemorySegment.ofArray(new float[Math.toIntExact(shape.elements())]), DType.F32, shape);
+            pipeline.apply(s.segment("jpg"), s.url() + "#" + s.key(), image,
+                    SampleRandom.of(ctx.seed(), ctx.epoch(), base | n++));
+            return new ImageSample(image, label(s));
+        }
+    }
+
+    /** A streaming dataset whose samples are another's, each mapped by a per-worker function. */
+    private record Mapped<T>(TarShardDataset source, Function<WorkerContext, Function<TarSample, T>> perWorker)
+            implements StreamingDataset<T> {
+        @Override
+        public SampleStream<T> open(WorkerContext context) {
+            SampleStream<TarSample> in = source.open(context);
+            Function<TarSample, T> f = perWorker.apply(context);
+            return new SampleStream<>() {
+                public boolean hasNext() {
+                    return in.hasNext();
+                }
+
+                public T next() {
+                    return f.apply(in.next());
+                }
+
+                public void close() {
+                    in.close();
+                }
+            };
+        }
+
+        @Override
+        public String name() {
+            return source.name();
+        }
+    }
+}
