@@ -17,7 +17,7 @@ import java.util.Locale;
  * @param fill              the zero-copy path: the dataset (a {@code FillableDataset}) writes each
  *                          sample into its slot of the batch, no collate; with {@code batched}, one
  *                          {@code fillBatch} per batch
- * @param ioConcurrency     the loader's I/O mode ({@code DataLoader.Builder.ioConcurrency}): the
+ * @param ioConcurrency     the loader's I/O mode ({@code LoaderBuilder.ioConcurrency}): the
  *                          samples of a batch fetched at once on virtual threads, at most this many
  *                          at once; 0 for off. Shown as {@code io=32}; no PyTorch counterpart
  * @param raw               the workload's samples read and batched without their per-sample work

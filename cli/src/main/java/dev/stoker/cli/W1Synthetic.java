@@ -5,6 +5,7 @@ import dev.stoker.data.Dataset;
 import dev.stoker.data.SyntheticDataset;
 import dev.stoker.data.SyntheticSample;
 import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.tensor.Shape;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -130,7 +131,7 @@ public final class W1Synthetic implements Workload {
                 .build();
         // The I/O mode fans out get(); SyntheticDataset has a getBatch of its own (a loop over get
         // when not batched), which the loader would call as one fetch: give it the plain view.
-        DataLoader.Builder<SyntheticSample> builder = DataLoader.builder(
+        LoaderBuilder<SyntheticSample> builder = DataLoader.builder(
                 c.ioConcurrency() > 0 && !c.batched() ? perSample(dataset) : dataset);
         if (!c.fill()) {
             builder.collate(DefaultCollate.instance()); // a collate given: samples, then collate, not the fill path

@@ -10,6 +10,7 @@ import dev.stoker.formats.tokens.TokenWindow;
 import dev.stoker.formats.tokens.TokenWindowDataset;
 import dev.stoker.formats.tokens.WindowOffsets;
 import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.random.Seeds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -131,7 +132,7 @@ public final class W2TokenMemmap implements Workload {
         }
         TokenWindowDataset all = windows(data);
         FillableDataset<TokenWindow> ds = c.fill() && !c.batched() ? new PerSampleFill(all) : all;
-        DataLoader.Builder<TokenWindow> builder = DataLoader.builder(ds)
+        LoaderBuilder<TokenWindow> builder = DataLoader.builder(ds)
                 .batchSize(BATCH)
                 .shuffle(false) // the offsets are already random, as on PyTorch's side
                 .seed(seed)

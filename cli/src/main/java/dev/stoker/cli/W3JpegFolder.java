@@ -6,6 +6,7 @@ import dev.stoker.data.Datasets;
 import dev.stoker.formats.folder.ImageBytes;
 import dev.stoker.formats.folder.ImageFolder;
 import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.vision.EncodedImage;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
@@ -130,7 +131,7 @@ public final class W3JpegFolder implements Workload {
         if (c.batched()) {
             throw new IllegalArgumentException("W3 has no batched fetch");
         }
-        DataLoader.Builder<ImageSample> builder = DataLoader.builder(dataset(data))
+        LoaderBuilder<ImageSample> builder = DataLoader.builder(dataset(data))
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed)

@@ -6,6 +6,7 @@ import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
 import dev.stoker.data.TensorDataset;
 import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.random.Seeds;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
@@ -116,7 +117,7 @@ public final class W6InMemoryTensors implements Workload {
             throw new IllegalArgumentException("W6 has no batched fetch without fill: its batched row is 'batched fill'");
         }
         FillableDataset<List<Tensor>> ds = c.fill() && !c.batched() ? new PerSampleFill(tensors) : tensors;
-        DataLoader.Builder<List<Tensor>> builder = DataLoader.builder(ds)
+        LoaderBuilder<List<Tensor>> builder = DataLoader.builder(ds)
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed)

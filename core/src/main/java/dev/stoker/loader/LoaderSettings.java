@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * A loader's settings once {@link DataLoader.Builder#build()} has checked them: what every
+ * A loader's settings once {@link LoaderBuilder#build()} has checked them: what every
  * engine reads. Exactly one of {@code dataset} and {@code streamingDataset} is set; a map-style
  * loader always has its {@code batchSampler} (the default one built from shuffle, seed, batch
  * size and dropLast, or the user's).

@@ -160,7 +160,7 @@ class SkipBadSamplesTest {
             try (BufferPool pool = BufferPool.builder().name("skip test").build()) {
                 List<Long> delivered = new ArrayList<>();
                 LoaderStats stats;
-                DataLoader.Builder<long[]> builder = DataLoader.builder(dataset(kind, size, bad))
+                LoaderBuilder<long[]> builder = DataLoader.builder(dataset(kind, size, bad))
                         .batchSize(batchSize).shuffle(true).seed(trial).numWorkers(workers).pool(pool)
                         .onBadSample(SamplePolicy.SKIP);
                 if (io) {

@@ -47,7 +47,7 @@ class WorkerEngineTest {
             long seed = rnd.nextLong();
             List<List<String>> expected = null;
             for (int workers : new int[] {0, 1, 2, 4, 8}) {
-                DataLoader.Builder<Long> b = DataLoader.builder(new CountingDataset(n)).batchSize(batchSize)
+                LoaderBuilder<Long> b = DataLoader.builder(new CountingDataset(n)).batchSize(batchSize)
                         .dropLast(dropLast).shuffle(shuffle).seed(seed).numWorkers(workers).prefetchFactor(prefetch);
                 if (workers > 0) {
                     b.persistentWorkers(persistent);

@@ -1,0 +1,361 @@
+package dev.stoker.loader;
+
+import dev.stoker.collate.Collate;
+import dev.stoker.collate.DefaultCollate;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.memory.BufferPool;
+import dev.stoker.memory.MemorySources;
+import dev.stoker.sampler.BatchSampler;
+import dev.stoker.sampler.RandomSampler;
+import dev.stoker.sampler.Sampler;
+import dev.stoker.sampler.SequentialSampler;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * The settings of a {@link DataLoader}, from {@link DataLoader#builder(Dataset)}, with PyTorch's names and defaults: batch size 1, no
+ * shuffle, seed 0, keep the last partial batch, the default collate, no workers, prefetch
+ * factor 2, workers restarted every epoch, no worker-init hook, in-order delivery, no timeout,
+ * one fetch at a time (no I/O concurrency), a pool of its own
+ * with a {@value DataLoader#DEFAULT_POOL_BUDGET}-byte budget in ordinary memory, and a bad
+ * sample failing its batch ({@link SamplePolicy#FAIL}).
+ *
+ * <p>Settings that contradict each other fail in {@link #build()}, with PyTorch's rules:
+ * {@code batchSampler} excludes {@code batchSize}, {@code shuffle}, {@code sampler} and
+ * {@code dropLast}; {@code sampler} excludes {@code shuffle}; a streaming dataset takes no
+ * sampler, no shuffle and no {@code ioConcurrency}.
+ *
+ * <pre>{@code
+ * DataLoader<Sample> loader = DataLoader.builder(dataset).batchSize(64).shuffle(true).numWorkers(4).build();
+ * }</pre>
+ */
+public final class LoaderBuilder<T> {
+    private final Dataset<T> dataset;
+    private final StreamingDataset<T> streaming;
+    private int batchSize = 1;
+    private boolean batchSizeSet;
+    private boolean shuffle;
+    private long seed;
+    private boolean dropLast;
+    private Sampler sampler;
+    private BatchSampler batchSampler;
+    private Collate<? super T> collate;
+    private int numWorkers;
+    private int prefetchFactor = 2;
+    private boolean persistentWorkers;
+    private boolean inOrder = true;
+    private Duration timeout = Duration.ZERO;
+    private BufferPool pool;
+    private long poolBudgetBytes = DataLoader.DEFAULT_POOL_BUDGET;
+    private boolean poolBudgetSet;
+    private boolean pinMemory;
+    private int rank;
+    private int worldSize = 1;
+    private Consumer<WorkerContext> workerInit;
+    private int ioConcurrency;
+    private SamplePolicy badSamples = SamplePolicy.FAIL;
+
+    LoaderBuilder(Dataset<T> dataset, StreamingDataset<T> streaming) {
+        this.dataset = dataset;
+        this.streaming = streaming;
+    }
+
+    /** Samples per batch (default 1). */
+    public LoaderBuilder<T> batchSize(int batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive, not " + batchSize);
+        }
+        this.batchSize = batchSize;
+        this.batchSizeSet = true;
+        return this;
+    }
+
+    /** A new random order every epoch, from {@link #seed} and the epoch (default false). */
+    public LoaderBuilder<T> shuffle(boolean shuffle) {
+        this.shuffle = shuffle;
+        return this;
+    }
+
+    /**
+     * The seed of the shuffle and of whatever else the loader draws at random; given to a
+     * streaming dataset in its worker context (default 0).
+     */
+    public LoaderBuilder<T> seed(long seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    /** Drops the last batch of an epoch when it is short (default false: keep it). */
+    public LoaderBuilder<T> dropLast(boolean dropLast) {
+        this.dropLast = dropLast;
+        return this;
+    }
+
+    /** Which indices each epoch yields, in which order; replaces shuffle. */
+    public LoaderBuilder<T> sampler(Sampler sampler) {
+        this.sampler = Objects.requireNonNull(sampler, "sampler");
+        return this;
+    }
+
+    /** The index batches of each epoch; replaces batchSize, shuffle, sampler and dropLast. */
+    public LoaderBuilder<T> batchSampler(BatchSampler batchSampler) {
+        this.batchSampler = Objects.requireNonNull(batchSampler, "batchSampler");
+        return this;
+    }
+
+    /**
+     * How samples become a batch (default {@link DefaultCollate}). Without one, a
+     * {@link dev.stoker.data.FillableDataset} fills each batch in place instead; giving any
+     * collate, {@code DefaultCollate.instance()} included, turns that off.
+     */
+    public LoaderBuilder<T> collate(Collate<? super T> collate) {
+        this.collate = Objects.requireNonNull(collate, "collate");
+        return this;
+    }
+
+    /**
+     * Worker threads that make batches ahead, in parallel; 0 (the default) loads in the thread
+     * that iterates, when it asks. Workers are threads of this JVM sharing the dataset (so
+     * {@code get} must be thread-safe); batch {@code k} is made by worker {@code k % n}, which
+     * decides nothing about its samples: the batches are the same for any number of workers.
+     * Use about as many as there are cores for work that computes (decode, augment); see
+     * {@link #ioConcurrency} for work that waits.
+     */
+    public LoaderBuilder<T> numWorkers(int numWorkers) {
+        if (numWorkers < 0) {
+            throw new IllegalArgumentException("numWorkers must be 0 or more (0 loads in the caller's thread), not "
+                    + numWorkers);
+        }
+        this.numWorkers = numWorkers;
+        return this;
+    }
+
+    /**
+     * Batches each worker may hold made, or being made, and not yet taken (default 2): the
+     * loader holds at most {@code prefetchFactor x numWorkers} batches besides those the
+     * consumer has; that is its memory bound. Unused with no workers.
+     */
+    public LoaderBuilder<T> prefetchFactor(int prefetchFactor) {
+        if (prefetchFactor < 1) {
+            throw new IllegalArgumentException("prefetchFactor must be positive, not " + prefetchFactor);
+        }
+        this.prefetchFactor = prefetchFactor;
+        return this;
+    }
+
+    /**
+     * Keeps the worker threads, and what {@link #workerInit} set up in them, from one epoch to
+     * the next until the loader closes (default false: they start with each pass and stop at
+     * its end); needs workers.
+     */
+    public LoaderBuilder<T> persistentWorkers(boolean persistentWorkers) {
+        this.persistentWorkers = persistentWorkers;
+        return this;
+    }
+
+    /**
+     * Delivers batches in sampler order (default true), through a reorder buffer; false
+     * delivers each as soon as it is ready, so a fast batch may pass a slow one (the same
+     * batches, in another order). For a streaming dataset, in order is PyTorch's: the workers'
+     * batches in turn.
+     */
+    public LoaderBuilder<T> inOrder(boolean inOrder) {
+        this.inOrder = inOrder;
+        return this;
+    }
+
+    /**
+     * How long to wait for a worker's batch (default 0: forever). A batch not ready in time
+     * raises a {@link LoaderException} naming the worker, the samples it was working on and
+     * (as its cause's stack trace) where it was; the pass then ends. Unused with no workers.
+     */
+    public LoaderBuilder<T> timeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be 0 (wait forever) or positive, not " + timeout);
+        }
+        this.timeout = timeout;
+        return this;
+    }
+
+    /**
+     * The pool to take batch memory from, shared with others and closed by its owner. Without
+     * one the loader makes its own (see {@link #poolBudgetBytes}, {@link #pinMemory}) and
+     * closes it with itself.
+     */
+    public LoaderBuilder<T> pool(BufferPool pool) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+        return this;
+    }
+
+    /** The budget of the loader's own pool (default {@value DataLoader#DEFAULT_POOL_BUDGET} bytes). */
+    public LoaderBuilder<T> poolBudgetBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("poolBudgetBytes must be positive, not " + bytes);
+        }
+        this.poolBudgetBytes = bytes;
+        this.poolBudgetSet = true;
+        return this;
+    }
+
+    /**
+     * Page-locked batch memory for fast copies to an accelerator, PyTorch's {@code pin_memory}:
+     * the loader's own pool uses {@link MemorySources#pinned()}: memory registered with the
+     * CUDA driver when {@code stoker-cuda} is on the class path and a GPU is there, else
+     * {@code mlock}ed memory, else ordinary memory (default false).
+     */
+    public LoaderBuilder<T> pinMemory(boolean pinMemory) {
+        this.pinMemory = pinMemory;
+        return this;
+    }
+
+    /** This process's rank, given to a streaming dataset to pick its share (default 0). */
+    public LoaderBuilder<T> rank(int rank) {
+        this.rank = rank;
+        return this;
+    }
+
+    /** Processes in the job, given to a streaming dataset (default 1). */
+    public LoaderBuilder<T> worldSize(int worldSize) {
+        this.worldSize = worldSize;
+        return this;
+    }
+
+    /**
+     * Runs {@code hook} once in each worker thread when it starts, before it fetches anything,
+     * with that worker's context (PyTorch's {@code worker_init_fn}): to open a connection or a
+     * file per worker, or to set up per-worker state. Without persistent workers it runs again
+     * in the fresh threads of every pass; with none it does not run. Inside it (and inside every
+     * fetch) {@link WorkerContext#current()} and {@link WorkerContext#currentRandom()} give the
+     * worker's context and its random generator. An exception from it ends the pass with a
+     * {@link LoaderException}.
+     *
+     * <pre>{@code
+     * .workerInit(ctx -> log.info("worker " + ctx.workerId() + " of " + ctx.numWorkers() + " up"))
+     * }</pre>
+     */
+    public LoaderBuilder<T> workerInit(Consumer<WorkerContext> hook) {
+        this.workerInit = Objects.requireNonNull(hook, "hook");
+        return this;
+    }
+
+    /**
+     * The I/O mode, for datasets that wait rather than compute (remote storage, network
+     * file systems, slow disks): the samples of each batch are fetched at once, each
+     * {@code get} on a virtual thread of its own, at most {@code concurrency} fetches waiting
+     * at once in the whole loader (default 0: one fetch after the other). It adds to the
+     * workers, it does not replace them: each worker (or, with none, the consumer's thread)
+     * still makes one batch at a time and collates it, so the memory bound stays
+     * {@code prefetchFactor x numWorkers} batches; only the waits overlap. A good value is the
+     * number of requests the storage serves well at once, and at least the batch size times
+     * the workers to hide a wait entirely.
+     *
+     * <p>It does nothing for a dataset with its own {@code getBatch} (one call per batch:
+     * give it workers instead), and a {@link dev.stoker.data.FillableDataset} is then fetched
+     * with {@code get} and collated rather than filled in place. Compute-heavy datasets gain
+     * nothing from it: use {@link #numWorkers}.
+     *
+     * <pre>{@code
+     * DataLoader.builder(remoteImages).batchSize(32).numWorkers(2).ioConcurrency(64).build();
+     * }</pre>
+     */
+    public LoaderBuilder<T> ioConcurrency(int concurrency) {
+        if (concurrency < 0) {
+            throw new IllegalArgumentException("ioConcurrency must be 0 (off) or more, not " + concurrency);
+        }
+        this.ioConcurrency = concurrency;
+        return this;
+    }
+
+    /**
+     * What to do with a sample whose {@code get} or {@code fill} (or a stream's {@code next()})
+     * throws an exception (default {@link SamplePolicy#FAIL}: its batch fails with a
+     * {@link LoaderException}). {@link SamplePolicy#SKIP} leaves it out of its batch, which
+     * comes smaller, counts it in {@link DataLoader#stats()} and logs one skip in 100; see
+     * {@link SamplePolicy} for the rules (batched fetches, streams, errors).
+     *
+     * <pre>{@code
+     * DataLoader<Image> loader = DataLoader.builder(scrapedImages).batchSize(64)
+     *         .onBadSample(SamplePolicy.SKIP).build();
+     * // ... after the epoch:
+     * LoaderStats s = loader.stats();
+     * System.out.println(s.skippedSamples() + " unreadable, e.g. " + s.lastSkipped());
+     * }</pre>
+     */
+    public LoaderBuilder<T> onBadSample(SamplePolicy policy) {
+        this.badSamples = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * Checks the settings together and builds the loader.
+     *
+     * @throws IllegalArgumentException naming the settings that contradict each other
+     */
+    public DataLoader<T> build() {
+        String name = dataset != null ? dataset.name() : streaming.name();
+        check(name);
+        BatchSampler batches = null;
+        if (dataset != null) {
+            batches = batchSampler;
+            if (batches == null) {
+                Sampler order = sampler != null ? sampler
+                        : shuffle ? RandomSampler.of(dataset.size(), seed)
+                        : new SequentialSampler(dataset.size());
+                batches = BatchSampler.of(order, batchSize, dropLast);
+            }
+        }
+        @SuppressWarnings("unchecked") // a Collate<? super T> takes a List<T>: it only reads the samples
+        Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
+        LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
+                c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
+                workerInit, ioConcurrency, badSamples);
+        boolean own = pool == null;
+        BufferPool p = own
+                ? BufferPool.builder()
+                        .name("loader of " + name)
+                        .budgetBytes(poolBudgetBytes)
+                        .source(pinMemory ? MemorySources.pinned() : MemorySources.ordinary())
+                        .build()
+                : pool;
+        return new DataLoader<>(settings, p, own);
+    }
+
+    private void check(String name) {
+        if (batchSampler != null && (batchSizeSet || shuffle || sampler != null || dropLast)) {
+            throw new IllegalArgumentException("batchSampler is mutually exclusive with batchSize, shuffle, sampler"
+                    + " and dropLast: the batch sampler decides the batches");
+        }
+        if (sampler != null && shuffle) {
+            throw new IllegalArgumentException("sampler is mutually exclusive with shuffle: the sampler decides"
+                    + " the order");
+        }
+        if (streaming != null && (shuffle || sampler != null || batchSampler != null)) {
+            String got = shuffle ? "shuffle=true" : sampler != null ? "a sampler" : "a batchSampler";
+            throw new IllegalArgumentException("a streaming dataset (" + name + ") has no indices to sample: expected"
+                    + " no shuffle, sampler or batchSampler, but got " + got + "; shuffle inside the dataset instead");
+        }
+        if (streaming != null && ioConcurrency > 0) {
+            throw new IllegalArgumentException("ioConcurrency fetches samples by index, and a streaming dataset ("
+                    + name + ") is read in order: give it workers (numWorkers) instead");
+        }
+        if (persistentWorkers && numWorkers == 0) {
+            throw new IllegalArgumentException("persistentWorkers needs numWorkers > 0");
+        }
+        if (pool != null && (poolBudgetSet || pinMemory)) {
+            throw new IllegalArgumentException("poolBudgetBytes and pinMemory configure the loader's own pool; a pool"
+                    + " given with pool(...) keeps its own budget and memory source");
+        }
+        if (worldSize < 1 || rank < 0 || rank >= worldSize) {
+            throw new IllegalArgumentException("rank " + rank + " is not in a world of " + worldSize
+                    + " (0 <= rank < worldSize)");
+        }
+        if (dataset != null && worldSize > 1) {
+            throw new IllegalArgumentException("rank and worldSize shard a streaming dataset; shard a map-style"
+                    + " dataset (" + name + ") with a DistributedSampler passed to sampler(...)");
+        }
+    }
+}
