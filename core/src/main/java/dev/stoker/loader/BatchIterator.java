@@ -31,11 +31,18 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private boolean exhausted;
     private boolean closed;
     private long delivered;
+    private final DeliveryLog log; // null for a streaming pass
 
-    BatchIterator(DataLoader<?> loader, long epoch, BatchSource source) {
+    BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log) {
         this.loader = loader;
         this.epoch = epoch;
         this.source = source;
+        this.log = log;
+    }
+
+    /** What this pass has delivered, for {@link DataLoader#state()}; null for a streaming pass. */
+    DeliveryLog log() {
+        return log;
     }
 
     /**
@@ -85,11 +92,17 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         if (pendingFailure != null) {
             RuntimeException e = pendingFailure;
             pendingFailure = null;
+            if (log != null && e instanceof LoaderException le && le.epoch() == epoch && le.batchIndex() >= 0) {
+                log.delivered(le.batchIndex()); // its error took its place: resume goes on after it
+            }
             throw e;
         }
         Batch b = pending;
         pending = null;
         delivered++;
+        if (log != null) {
+            log.delivered(b.index());
+        }
         return b;
     }
 

@@ -66,6 +66,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     /** Whether the next pass uses {@link #epoch} as it is (first pass, or after setEpoch) rather than epoch + 1. */
     private boolean epochPending = true;
     private BatchIterator current;
+    /** The last pass started, kept after it closes so that {@link #state()} can say where it ended. */
+    private BatchIterator last;
+    /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
+    private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
     private boolean closed;
 
     DataLoader(LoaderSettings<T> settings, BufferPool pool, boolean ownsPool) {
@@ -110,7 +114,11 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             epoch++;
         }
         epochPending = false;
-        current = new BatchIterator(this, epoch, engine.start(epoch));
+        BatchPlan plan = nextPlan;
+        nextPlan = BatchPlan.WHOLE_EPOCH;
+        current = new BatchIterator(this, epoch, engine.start(epoch, plan),
+                settings.isStreaming() ? null : plan.newLog());
+        last = current;
         return current;
     }
 
@@ -131,6 +139,71 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         }
         this.epoch = epoch;
         this.epochPending = true;
+        this.nextPlan = BatchPlan.WHOLE_EPOCH;
+    }
+
+    /**
+     * Where this loader stands, to go on from there later with {@link #restore}: the epoch of the
+     * last pass and which of its batches the consumer has received (a batch counts once
+     * {@code next()} returned it or threw its error). A pass that delivered all its batches
+     * stands at the start of the next epoch. Cheap enough to take at every step.
+     *
+     * <pre>{@code
+     * for (Batch b : loader) {
+     *     try (b) { step(b); }
+     *     if (step % 1000 == 0) checkpoint(model, loader.state());
+     * }
+     * }</pre>
+     *
+     * @throws UnsupportedOperationException for a streaming dataset (not yet resumable)
+     */
+    public synchronized LoaderState state() {
+        if (settings.isStreaming()) {
+            throw new UnsupportedOperationException("resuming a streaming dataset (" + settings.datasetName()
+                    + ") is not supported yet: only map-style loaders have a state");
+        }
+        long perEpoch = batchesPerEpoch();
+        long size = settings.dataset().size();
+        if (last == null || epochPending) {
+            long[] ahead = nextPlan == BatchPlan.WHOLE_EPOCH ? new long[0] : nextPlan.newLog().ahead();
+            long first = nextPlan == BatchPlan.WHOLE_EPOCH ? 0 : nextPlan.newLog().prefix();
+            return new LoaderState(epoch, first, ahead, settings.seed(), size, perEpoch);
+        }
+        DeliveryLog log = last.log();
+        long prefix = log.prefix();
+        if (prefix >= perEpoch) {
+            return new LoaderState(last.epoch() + 1, 0, new long[0], settings.seed(), size, perEpoch);
+        }
+        return new LoaderState(last.epoch(), prefix, log.ahead(), settings.seed(), size, perEpoch);
+    }
+
+    /**
+     * Makes the next pass go on from {@code state}: the batches of its epoch it had not delivered,
+     * in the same order, with the same contents, whatever the number of workers before and
+     * after; then the epochs after it. No skipped sample is read.
+     *
+     * @throws IllegalArgumentException when the state is from another dataset or other settings
+     *     (size, seed, batches per epoch)
+     */
+    public synchronized void restore(LoaderState state) {
+        if (settings.isStreaming()) {
+            throw new UnsupportedOperationException("resuming a streaming dataset (" + settings.datasetName()
+                    + ") is not supported yet");
+        }
+        long size = settings.dataset().size();
+        long perEpoch = batchesPerEpoch();
+        if (state.datasetSize() != size || state.seed() != settings.seed() || state.batchesPerEpoch() != perEpoch) {
+            throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
+                    + size + " samples of " + settings.datasetName() + " in " + perEpoch + " batches per epoch with seed "
+                    + settings.seed());
+        }
+        if (current != null) {
+            current.close();
+        }
+        this.epoch = state.epoch();
+        this.epochPending = true;
+        this.last = null;
+        this.nextPlan = new BatchPlan(state.nextBatch(), state.deliveredAhead());
     }
 
     /**

@@ -7,8 +7,11 @@ package dev.stoker.loader;
  */
 interface Engine extends AutoCloseable {
 
-    /** Starts the pass of {@code epoch}. The previous pass has been closed. */
-    BatchSource start(long epoch);
+    /**
+     * Starts the pass of {@code epoch}, making the batches of {@code plan} (a map-style pass; a
+     * streaming one ignores it). The previous pass has been closed.
+     */
+    BatchSource start(long epoch, BatchPlan plan);
 
     /** Stops the engine; idempotent. */
     @Override

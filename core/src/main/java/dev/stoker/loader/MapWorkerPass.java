@@ -10,11 +10,13 @@ import java.time.Duration;
  */
 final class MapWorkerPass<T> extends WorkerPass<T> {
     private final IndexFeed feed;
+    private final BatchPlan plan;
 
-    MapWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, WorkerCrew crew, boolean ownsCrew,
-                  Duration grace) {
+    MapWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan, WorkerCrew crew,
+                  boolean ownsCrew, Duration grace) {
         super(settings, maker, epoch, crew, ownsCrew, grace);
-        this.feed = new IndexFeed(settings.batchSampler().iterator(epoch));
+        this.plan = plan;
+        this.feed = new IndexFeed(plan.remaining(settings.batchSampler().iterator(epoch)));
     }
 
     @Override
@@ -29,20 +31,21 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             if (board.isClosed()) {
                 return;
             }
-            long[] indices = feed.get(k);
+            long[] indices = feed.get(k); // k: the position in the plan; batch: the index in the epoch
             if (indices == null) {
                 board.releaseSlot(w);
                 return;
             }
-            worker.working(k, indices);
+            long batch = plan.original(k);
+            worker.working(batch, indices);
             Object result;
             try {
-                Batch batch = maker.make(epoch, k, indices);
-                result = batch != null ? batch : SKIPPED; // SKIPPED keeps batch k's turn on the board
+                Batch made = maker.make(epoch, batch, indices);
+                result = made != null ? made : SKIPPED; // SKIPPED keeps batch k's turn on the board
             } catch (LoaderException e) {
                 result = ConcurrentFetchDataset.refine(e).onWorker(worker.name());
             } catch (RuntimeException | Error e) { // an Error from the dataset: reported at its batch, not lost
-                result = maker.failure("loading", epoch, k, indices, -1, e).onWorker(worker.name());
+                result = maker.failure("loading", epoch, batch, indices, -1, e).onWorker(worker.name());
             } finally {
                 worker.idle();
             }

@@ -25,10 +25,10 @@ final class SerialEngine<T> implements Engine {
     }
 
     @Override
-    public BatchSource start(long epoch) {
+    public BatchSource start(long epoch, BatchPlan plan) {
         return settings.isStreaming()
                 ? new StreamPass<>(settings, maker, epoch)
-                : new MapPass<>(settings, maker, epoch);
+                : new MapPass<>(settings, maker, epoch, plan);
     }
 
     /** The consumer's thread as worker 0 of 1, for one epoch. */
@@ -41,6 +41,7 @@ final class SerialEngine<T> implements Engine {
 
     /** A map-style pass: the batch sampler's index batches, each fetched and collated on demand. */
     private static final class MapPass<T> implements BatchSource {
+        private final BatchPlan plan;
         private final BatchSampler sampler;
         private final BatchMaker<T> maker;
         private final long epoch;
@@ -50,7 +51,8 @@ final class SerialEngine<T> implements Engine {
         private long k;
         private boolean closed;
 
-        MapPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch) {
+        MapPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan) {
+            this.plan = plan;
             this.sampler = settings.batchSampler();
             this.maker = maker;
             this.epoch = epoch;
@@ -64,11 +66,11 @@ final class SerialEngine<T> implements Engine {
                 return null;
             }
             if (batches == null) {
-                batches = sampler.iterator(epoch);
+                batches = plan.remaining(sampler.iterator(epoch));
             }
             while (batches.hasNext()) {
                 long[] indices = batches.next();
-                long position = k++; // k advances also when the batch fails
+                long position = plan.original(k++); // k advances also when the batch fails
                 Batch batch;
                 try {
                     batch = WorkerScope.call(context, random, () -> maker.make(epoch, position, indices));

@@ -1,0 +1,165 @@
+package dev.stoker.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stoker.data.CountingDataset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Resume equals no resume: the batches delivered before a stop, followed by those delivered after
+ * restoring the state on a new loader (another worker count, another delivery order), are the
+ * batches of an uninterrupted run, each once; and the resumed loader reads only what it delivers.
+ */
+class ResumeTest {
+    private static final int EPOCHS = 3;
+
+    private record Setup(long size, int batchSize, boolean dropLast, boolean shuffle, long seed) {
+        LoaderBuilder<Long> builder(CountingDataset ds, int workers, boolean inOrder) {
+            return DataLoader.builder(ds).batchSize(batchSize).dropLast(dropLast).shuffle(shuffle).seed(seed)
+                    .numWorkers(workers).inOrder(inOrder).prefetchFactor(2);
+        }
+    }
+
+    /** "epoch/k:indices=values" of a batch. */
+    private static String describe(Batch b) {
+        return b.epoch() + "/" + b.index() + ":" + Arrays.toString(b.indices()) + "="
+                + Arrays.toString(b.tensor().toLongArray());
+    }
+
+    private static List<String> uninterrupted(Setup s) {
+        List<String> out = new ArrayList<>();
+        try (DataLoader<Long> loader = s.builder(new CountingDataset(s.size()), 0, true).build()) {
+            for (int e = 0; e < EPOCHS; e++) {
+                for (Batch b : loader) {
+                    try (b) {
+                        out.add(describe(b));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void batchesBeforeTheStopAndAfterTheRestoreAreAnUninterruptedRun() {
+        Random random = new Random(20261122);
+        int[] workerCounts = {0, 1, 2, 3, 4};
+        for (int trial = 0; trial < 400; trial++) {
+            Setup s = new Setup(1 + random.nextInt(60), 1 + random.nextInt(8), random.nextBoolean(),
+                    random.nextBoolean(), random.nextLong());
+            List<String> expected = uninterrupted(s);
+            int stopAfter = random.nextInt(expected.size() + 1);
+            int workersBefore = workerCounts[random.nextInt(workerCounts.length)];
+            int workersAfter = workerCounts[random.nextInt(workerCounts.length)];
+            boolean inOrderBefore = random.nextBoolean();
+            boolean inOrderAfter = random.nextBoolean();
+            String what = "trial " + trial + ": " + s + ", stop after " + stopAfter + ", workers " + workersBefore
+                    + " -> " + workersAfter + ", in order " + inOrderBefore + " -> " + inOrderAfter;
+
+            List<String> seen = new ArrayList<>();
+            LoaderState state;
+            CountingDataset before = new CountingDataset(s.size());
+            try (DataLoader<Long> loader = s.builder(before, workersBefore, inOrderBefore).build()) {
+                outer:
+                for (int e = 0; e < EPOCHS; e++) {
+                    BatchIterator it = loader.iterator();
+                    while (it.hasNext()) {
+                        if (seen.size() == stopAfter) {
+                            break outer; // stop between two steps: the batch loaded ahead was not delivered
+                        }
+                        try (Batch b = it.next()) {
+                            seen.add(describe(b));
+                        }
+                    }
+                }
+                state = loader.state();
+            }
+
+            CountingDataset after = new CountingDataset(s.size());
+            long deliveredSamples = 0;
+            try (DataLoader<Long> loader = s.builder(after, workersAfter, inOrderAfter).build()) {
+                loader.restore(state);
+                for (long e = state.epoch(); e < EPOCHS; e++) {
+                    BatchIterator it = loader.iterator();
+                    assertThat(it.epoch()).as(what).isEqualTo(e);
+                    while (it.hasNext()) {
+                        try (Batch b = it.next()) {
+                            seen.add(describe(b));
+                            deliveredSamples += b.indices().length;
+                        }
+                    }
+                }
+            }
+
+            assertThat(seen).as(what).containsExactlyInAnyOrderElementsOf(expected);
+            if (inOrderBefore && inOrderAfter) {
+                assertThat(seen).as(what).containsExactlyElementsOf(expected);
+            }
+            assertThat(after.gets.get()).as(what + ": the resumed loader reads only what it delivers")
+                    .isEqualTo(deliveredSamples);
+        }
+    }
+
+    @Test
+    void aStateTakenAtEveryBatchResumesAtThatBatch() {
+        Setup s = new Setup(37, 4, false, true, 7);
+        List<String> expected = uninterrupted(s);
+        Set<String> checked = new HashSet<>();
+        try (DataLoader<Long> loader = s.builder(new CountingDataset(s.size()), 2, true).build()) {
+            int position = 0;
+            for (int e = 0; e < EPOCHS; e++) {
+                for (Batch b : loader) {
+                    b.close();
+                    position++;
+                    LoaderState state = loader.state();
+                    if (position < expected.size()) {
+                        try (DataLoader<Long> again = s.builder(new CountingDataset(s.size()), 0, true).build()) {
+                            again.restore(state);
+                            try (BatchIterator it = again.iterator(); Batch next = it.next()) {
+                                assertThat(describe(next)).isEqualTo(expected.get(position));
+                                checked.add(describe(next));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(checked).hasSize(expected.size() - 1);
+    }
+
+    @Test
+    void aStateFromAnotherLoaderIsRefused() {
+        LoaderState state;
+        try (DataLoader<Long> loader = DataLoader.builder(new CountingDataset(100)).batchSize(10).seed(1).build()) {
+            loader.iterator().next().close();
+            state = loader.state();
+        }
+        assertThat(state.nextBatch()).isEqualTo(1);
+        try (DataLoader<Long> otherSize = DataLoader.builder(new CountingDataset(90)).batchSize(10).seed(1).build();
+             DataLoader<Long> otherBatch = DataLoader.builder(new CountingDataset(100)).batchSize(20).seed(1).build();
+             DataLoader<Long> otherSeed = DataLoader.builder(new CountingDataset(100)).batchSize(10).seed(2).build()) {
+            for (DataLoader<Long> other : List.of(otherSize, otherBatch, otherSeed)) {
+                assertThatThrownBy(() -> other.restore(state)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("this state is from another loader");
+            }
+        }
+    }
+
+    @Test
+    void aFinishedEpochStandsAtTheStartOfTheNext() {
+        try (DataLoader<Long> loader = DataLoader.builder(new CountingDataset(10)).batchSize(5).build()) {
+            assertThat(loader.state()).isEqualTo(new LoaderState(0, 0, new long[0], 0, 10, 2));
+            for (Batch b : loader) {
+                b.close();
+            }
+            assertThat(loader.state()).isEqualTo(new LoaderState(1, 0, new long[0], 0, 10, 2));
+        }
+    }
+}
