@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "stoker",
-        subcommands = {BenchCommand.class, CudaCommand.class, PackCommand.class, InspectCommand.class,
+        subcommands = {BenchCommand.class, CudaCommand.class, OrderCommand.class, PackCommand.class, InspectCommand.class,
             IndexCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         description = {
