@@ -51,7 +51,7 @@ class ResumeTest {
     void batchesBeforeTheStopAndAfterTheRestoreAreAnUninterruptedRun() {
         Random random = new Random(20261122);
         int[] workerCounts = {0, 1, 2, 3, 4};
-        for (int trial = 0; trial < 400; trial++) {
+        for (int trial = 0; trial < 1000; trial++) {
             Setup s = new Setup(1 + random.nextInt(60), 1 + random.nextInt(8), random.nextBoolean(),
                     random.nextBoolean(), random.nextLong());
             List<String> expected = uninterrupted(s);
