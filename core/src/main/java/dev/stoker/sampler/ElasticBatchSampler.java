@@ -1,0 +1,106 @@
+package dev.stoker.sampler;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * Batches for data-parallel training whose global order does not depend on the number of ranks,
+ * so that a job can stop with one world size and go on with another in the middle of an epoch.
+ *
+ * <p>The epoch is one order of the whole dataset ({@link FeistelPermutation#of(long, long, long)}
+ * of (seed, epoch), or sequential without shuffle) cut into global batches of
+ * {@code globalBatchSize}. Rank {@code r} of {@code w} takes the {@code r}-th of {@code w}
+ * contiguous slices of each global batch, the first {@code globalBatchSize % w} slices one sample
+ * longer. Every rank therefore has the same number of batches, global batch {@code g} is batch
+ * {@code g} on every rank whatever {@code w} is, and a loader state saved at batch {@code g}
+ * (the same on every rank in synchronous training) restores on any world size with each remaining
+ * sample of the epoch delivered exactly once across the ranks. Unlike {@link DistributedSampler}
+ * nothing is padded: the last global batch is shorter unless {@code dropLast}.
+ *
+ * <pre>{@code
+ * BatchSampler mine = new ElasticBatchSampler(1_000_000, 512, true, 42, false, rank, worldSize);
+ * DataLoader<Sample> loader = DataLoader.builder(dataset).batchSampler(mine).seed(42).build();
+ * }</pre>
+ */
+public final class ElasticBatchSampler implements BatchSampler {
+    private final long datasetSize;
+    private final int globalBatchSize;
+    private final boolean shuffle;
+    private final long seed;
+    private final boolean dropLast;
+    private final int rank;
+    private final int worldSize;
+
+    /**
+     * @throws IllegalArgumentException for a rank outside the world, or a global batch smaller
+     *     than the world (some rank would get nothing)
+     */
+    public ElasticBatchSampler(long datasetSize, int globalBatchSize, boolean shuffle, long seed, boolean dropLast,
+                               int rank, int worldSize) {
+        if (datasetSize < 0) {
+            throw new IllegalArgumentException("a dataset size is 0 or more, not " + datasetSize);
+        }
+        if (worldSize < 1 || rank < 0 || rank >= worldSize) {
+            throw new IllegalArgumentException("rank " + rank + " of a world of " + worldSize);
+        }
+        if (globalBatchSize < worldSize) {
+            throw new IllegalArgumentException("a global batch of " + globalBatchSize
+                    + " cannot give each of " + worldSize + " ranks a sample");
+        }
+        this.datasetSize = datasetSize;
+        this.globalBatchSize = globalBatchSize;
+        this.shuffle = shuffle;
+        this.seed = seed;
+        this.dropLast = dropLast;
+        this.rank = rank;
+        this.worldSize = worldSize;
+    }
+
+    @Override
+    public long size() {
+        return dropLast ? datasetSize / globalBatchSize : Math.ceilDiv(datasetSize, (long) globalBatchSize);
+    }
+
+    /** Where rank {@code r}'s slice of a global batch of {@code n} samples starts. */
+    private long sliceStart(long n, int r) {
+        return r * (n / worldSize) + Math.min(r, n % worldSize);
+    }
+
+    @Override
+    public Iterator<long[]> iterator(long epoch) {
+        FeistelPermutation order = shuffle && datasetSize > 0 ? FeistelPermutation.of(datasetSize, seed, epoch) : null;
+        long batches = size();
+        return new Iterator<>() {
+            private long g;
+
+            @Override
+            public boolean hasNext() {
+                return g < batches;
+            }
+
+            @Override
+            public long[] next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                long start = g * globalBatchSize;
+                long n = Math.min(globalBatchSize, datasetSize - start);
+                long from = start + sliceStart(n, rank);
+                long to = start + sliceStart(n, rank + 1);
+                long[] out = new long[(int) (to - from)];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = order == null ? from + i : order.apply(from + i);
+                }
+                g++;
+                return out;
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "ElasticBatchSampler(" + datasetSize + " samples, global batch " + globalBatchSize + ", rank " + rank
+                + " of " + worldSize + (shuffle ? ", shuffled, seed " + seed : "") + (dropLast ? ", drop last" : "")
+                + ")";
+    }
+}
