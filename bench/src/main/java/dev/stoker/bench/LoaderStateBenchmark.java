@@ -1,0 +1,86 @@
+package dev.stoker.bench;
+
+import dev.stoker.data.Dataset;
+import dev.stoker.loader.Batch;
+import dev.stoker.loader.BatchIterator;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderState;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What taking a loader's state costs, so that it can be left on at every step (torchdata's
+ * {@code snapshot_every_n_steps} exists because its snapshot is expensive): {@code state()} in the
+ * middle of a shuffled epoch of a million samples, delivered in order or as ready by 4 workers,
+ * against the baseline of taking the next batch of the same pass ({@code nextBatch}), the step it
+ * would sit beside.
+ *
+ * <pre>
+ * java -jar bench/target/benchmarks.jar LoaderStateBenchmark
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class LoaderStateBenchmark {
+    /** Samples are their own index: the loader's cost alone. */
+    public static final class Indices implements Dataset<Long> {
+        @Override
+        public long size() {
+            return 1L << 40;
+        }
+
+        @Override
+        public Long get(long index) {
+            return index;
+        }
+    }
+
+    @Param({"true", "false"})
+    public boolean inOrder;
+
+    private DataLoader<Long> loader;
+    private BatchIterator pass;
+
+    @Setup
+    public void setUp() {
+        loader = DataLoader.builder(new Indices()).batchSize(32).shuffle(true).seed(1).numWorkers(4)
+                .inOrder(inOrder).build();
+        pass = loader.iterator();
+        for (int i = 0; i < 100; i++) {
+            pass.next().close();
+        }
+    }
+
+    @TearDown
+    public void tearDown() {
+        pass.close();
+        loader.close();
+    }
+
+    @Benchmark
+    public LoaderState state() {
+        return loader.state();
+    }
+
+    @Benchmark
+    public long nextBatch() {
+        try (Batch b = pass.next()) {
+            return b.index();
+        }
+    }
+}
