@@ -1,0 +1,163 @@
+package dev.stoker.cli;
+
+import dev.stoker.collate.DefaultCollate;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.Datasets;
+import dev.stoker.formats.lmdb.LmdbDataset;
+import dev.stoker.formats.lmdb.LmdbSample;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderBuilder;
+import dev.stoker.vision.EncodedImage;
+import dev.stoker.vision.ImagePipeline;
+import dev.stoker.vision.ImageSample;
+import dev.stoker.vision.JpegDataset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+
+/**
+ * W8, lmdb: JPEG bytes from the LMDB environment {@code DATA/lmdb} (keys {@code "%06d"},
+ * {@code __len__}, {@code __labels__}: the PyTorch peers' {@code gen_data.py --only lmdb}),
+ * opened read-only without lock or readahead, each value decoded and given W3's training
+ * transform; batch 64, shuffled, one epoch.
+ *
+ * <p>Needs the environment: it does not make one. Rows as W3's: the general path ({@code get}
+ * gives an {@link ImageSample}, the default collate stacks them) and {@code fill} (each image
+ * written straight into its row of the batch), with 0 and 2 workers (the workload's), and 1 and 4.
+ * The JVM needs lmdbjava's flags ({@code LmdbEnvironment.JVM_FLAGS}); the launcher passes them.
+ */
+public final class W8Lmdb implements Workload {
+    static final int SAMPLES = 2000;
+    static final int BATCH = 64;
+    static final int SIZE = 224;
+    static final String FOLDER = "lmdb";
+
+    private final int samples;
+    private LmdbDataset lmdb;
+    private ImagePipeline pipeline;
+    private JpegDataset<LmdbSample> dataset;
+
+    /** W8 as defined. */
+    public W8Lmdb() {
+        this(SAMPLES);
+    }
+
+    /** A W8 over the first {@code samples} values, for tests (the environment must hold that many). */
+    public W8Lmdb(int samples) {
+        if (samples < 1) {
+            throw new IllegalArgumentException("W8 needs at least one sample, not " + samples);
+        }
+        this.samples = samples;
+    }
+
+    @Override
+    public String name() {
+        return "W8";
+    }
+
+    @Override
+    public String title() {
+        return "lmdb";
+    }
+
+    @Override
+    public String summary() {
+        return "JPEG bytes from LMDB (" + FOLDER + "/, keys %06d), RandomResizedCrop 224 + flip + Normalize"
+                + " into (64,3,224,224) f32, shuffled";
+    }
+
+    @Override
+    public boolean needsData() {
+        return true;
+    }
+
+    @Override
+    public int epochs() {
+        return 1;
+    }
+
+    @Override
+    public int batchSize() {
+        return BATCH;
+    }
+
+    @Override
+    public long samplesPerEpoch() {
+        return samples;
+    }
+
+    @Override
+    public long outputBytesPerSample() {
+        return 3L * SIZE * SIZE * Float.BYTES;
+    }
+
+    @Override
+    public List<Configuration> configurations() {
+        List<Configuration> out = new ArrayList<>();
+        for (int n : new int[] {0, 1, 2, 4}) {
+            out.add(Configuration.of(n, false, false));
+            out.add(Configuration.of(n, false, false).withFill());
+        }
+        return out;
+    }
+
+    @Override
+    public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
+        if (c.batched()) {
+            throw new IllegalArgumentException("W8 has no batched fetch");
+        }
+        LoaderBuilder<ImageSample> builder = DataLoader.builder(dataset(data))
+                .batchSize(BATCH)
+                .shuffle(true)
+                .seed(seed)
+                .numWorkers(c.numWorkers())
+                .prefetchFactor(c.prefetchFactor())
+                .persistentWorkers(c.persistentWorkers());
+        if (!c.fill()) {
+            builder.collate(DefaultCollate.instance()); // an ImageSample per image, then the stack
+        }
+        return builder.build();
+    }
+
+    /** The environment, opened on the first call and kept for every repetition. */
+    private synchronized JpegDataset<LmdbSample> dataset(Path data) {
+        if (dataset == null) {
+            Path env = data == null ? null : data.resolve(FOLDER);
+            if (env == null || !Files.isDirectory(env)) {
+                throw new IllegalArgumentException("W8 reads the LMDB environment " + FOLDER + "/ from the data folder"
+                        + " (--data DIR), and there is none" + (env == null ? "" : " at " + env) + "; make it with "
+                        + "/usr/bin/python3 ../shared/peers/gen_data.py --root DIR --only jpeg,lmdb");
+            }
+            lmdb = LmdbDataset.open(env);
+            long held = lmdb.size();
+            if (held < samples) {
+                lmdb.close();
+                lmdb = null;
+                throw new IllegalArgumentException("W8: " + env + " has " + held + " values, fewer than the "
+                        + samples + " asked for");
+            }
+            Dataset<LmdbSample> values = lmdb.size() == samples
+                    ? lmdb : Datasets.subset(lmdb, LongStream.range(0, samples).toArray());
+            pipeline = ImagePipeline.train(SIZE);
+            System.err.println("W8: " + env + ", " + values.size() + " images; decoder: " + pipeline.decoder().describe());
+            dataset = JpegDataset.of(values, s -> EncodedImage.of(s.value(), s.label(), s.key()), pipeline);
+        }
+        return dataset;
+    }
+
+    /** Closes the pipeline and the environment; a later loader opens them again. */
+    @Override
+    public synchronized void close() {
+        if (pipeline != null) {
+            pipeline.close();
+            pipeline = null;
+        }
+        if (lmdb != null) {
+            lmdb.close();
+            lmdb = null;
+        }
+        dataset = null;
+    }
+}

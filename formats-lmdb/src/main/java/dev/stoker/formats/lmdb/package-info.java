@@ -1,0 +1,10 @@
+/**
+ * LMDB environments read as map-style datasets: {@link dev.stoker.formats.lmdb.LmdbDataset} over
+ * an environment opened read-only without locking (as Python's
+ * {@code lmdb.open(path, readonly=True, lock=False, readahead=False)}), through lmdbjava, which
+ * bundles liblmdb. Decoding the values (JPEG bytes, say) is the vision module's.
+ *
+ * <p>JVM flags lmdbjava needs on JDK 25: {@code --add-opens java.base/java.nio=ALL-UNNAMED} and
+ * {@code --sun-misc-unsafe-memory-access=allow}.
+ */
+package dev.stoker.formats.lmdb;
