@@ -20,8 +20,6 @@ final class Workloads {
 
     private static Map<String, String> plannedWorkloads() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("W7", "hdf5: comes with the HDF5 reader of the formats module");
-        m.put("W8", "lmdb: comes with the LMDB reader of the formats module");
         return m;
     }
 
@@ -41,6 +39,8 @@ final class Workloads {
             case "W2" -> Optional.of(new W2TokenMemmap(samples == null ? W2TokenMemmap.SAMPLES : samples));
             case "W3" -> Optional.of(new W3JpegFolder(samples == null ? W3JpegFolder.SAMPLES : samples));
             case "W5" -> Optional.of(new W5TarShards(samples == null ? W5TarShards.SAMPLES : samples));
+            case "W7" -> Optional.of(new W7Hdf5(samples == null ? W7Hdf5.SAMPLES : samples));
+            case "W8" -> Optional.of(new W8Lmdb(samples == null ? W8Lmdb.SAMPLES : samples));
             default -> Optional.empty();
         };
     }
@@ -58,15 +58,16 @@ final class Workloads {
     static String catalogue() {
         // Made only to be described: W6's tensors are made by its first loader, not here.
         List<Workload> available = List.of(new W1Synthetic(), new W2TokenMemmap(), new W3JpegFolder(),
-                new W4VarlenCollate(), new W5TarShards(), new W6InMemoryTensors());
+                new W4VarlenCollate(), new W5TarShards(), new W6InMemoryTensors(),
+                new W7Hdf5(), new W8Lmdb());
         return "Available:\n"
                 + available.stream()
                         .map(w -> "  " + w.name() + " " + w.title() + ": " + w.summary()
                                 + (w.needsData() ? " (reads --data DIR)\n" : " (no data needed)\n"))
                         .collect(Collectors.joining())
-                + "Not built yet:\n"
-                + PLANNED.entrySet().stream()
-                        .map(e -> "  " + e.getKey() + " " + e.getValue())
-                        .collect(Collectors.joining("\n"));
+                + (PLANNED.isEmpty() ? "" : "Not built yet:\n"
+                        + PLANNED.entrySet().stream()
+                                .map(e -> "  " + e.getKey() + " " + e.getValue())
+                                .collect(Collectors.joining("\n")));
     }
 }

@@ -133,16 +133,16 @@ class BenchCommandTest {
         Run r = run("bench", "--workload", "W42");
 
         assertThat(r.exit()).isNotZero();
-        assertThat(r.err()).contains("W42", "W1", "synthetic-delay", "Not built yet", "W2", "W8");
+        assertThat(r.err()).contains("W42", "W1", "synthetic-delay", "W2", "W7", "W8", "lmdb");
         assertThat(r.out()).isEmpty();
     }
 
     @Test
-    void aWorkloadNotBuiltYetSaysWhatBringsIt() {
-        Run r = run("bench", "--workload", "w8");
+    void w8WithoutItsDataSaysHowToMakeIt() {
+        Run r = run("bench", "--workload", "w8", "--quick", "--data", "/nonexistent-stoker-data");
 
         assertThat(r.exit()).isNotZero();
-        assertThat(r.err()).contains("W8 is not built yet", "formats module");
+        assertThat(r.err()).contains("W8", "gen_data.py");
     }
 
     @Test
