@@ -173,7 +173,7 @@ public final class LmdbEnvironment implements AutoCloseable {
         read.lock();
         try {
             if (closed) {
-                throw new LmdbException("the LMDB environment at " + path + " is closed (reading key " + name + ")");
+                throw new IllegalStateException("the LMDB environment at " + path + " is closed (reading key " + name + ")");
             }
             if (key.length == 0 || key.length > MAX_KEY_BYTES) {
                 throw new LmdbException("key " + name + " is " + key.length + " bytes: LMDB keys are 1 to "
@@ -183,7 +183,7 @@ public final class LmdbEnvironment implements AutoCloseable {
             reader.key().clear().put(key).flip();
             ByteBuffer value = dbi.get(reader.txn(), reader.key());
             return value == null ? null : copyOut(value, name);
-        } catch (LmdbException e) {
+        } catch (LmdbException | IllegalStateException e) { // already says what and where; closed is a state error
             throw e;
         } catch (RuntimeException e) {
             throw new LmdbException("cannot read key " + name + " of the LMDB environment at " + path
@@ -236,7 +236,7 @@ public final class LmdbEnvironment implements AutoCloseable {
         read.lock();
         try {
             if (closed) {
-                throw new LmdbException("the LMDB environment at " + path + " is closed");
+                throw new IllegalStateException("the LMDB environment at " + path + " is closed");
             }
             return env.stat().entries;
         } finally {
