@@ -1,5 +1,7 @@
 package dev.stoker.cli;
 
+import dev.stoker.loader.LoaderBuilder;
+
 import java.util.Locale;
 
 /**
@@ -82,6 +84,15 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
     }
 
     /** The name shown in tables and accepted by {@code --config}: {@code nw=4 persistent batched fill}. */
+    /**
+     * Sets this configuration's engine on a loader being built: workers, prefetch, persistent
+     * workers and I/O concurrency. The path (fill, or samples then a collate) stays the workload's.
+     */
+    <T> LoaderBuilder<T> engine(LoaderBuilder<T> builder) {
+        return builder.numWorkers(numWorkers).prefetchFactor(prefetchFactor()).persistentWorkers(persistentWorkers)
+                .ioConcurrency(ioConcurrency);
+    }
+
     public String name() {
         return "nw=" + numWorkers + (persistentWorkers ? " persistent" : "") + (batched ? " batched" : "")
                 + (fill ? " fill" : "") + (ioConcurrency > 0 ? " io=" + ioConcurrency : "") + (raw ? " raw" : "");

@@ -136,14 +136,10 @@ public final class W1Synthetic implements Workload {
         if (!c.fill()) {
             builder.collate(DefaultCollate.instance()); // a collate given: samples, then collate, not the fill path
         }
-        return builder
+        return c.engine(builder)
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers())
-                .ioConcurrency(c.ioConcurrency())
                 .build();
     }
 

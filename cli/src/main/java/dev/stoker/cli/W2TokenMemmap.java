@@ -135,14 +135,11 @@ public final class W2TokenMemmap implements Workload {
         LoaderBuilder<TokenWindow> builder = DataLoader.builder(ds)
                 .batchSize(BATCH)
                 .shuffle(false) // the offsets are already random, as on PyTorch's side
-                .seed(seed)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers());
+                .seed(seed);
         if (!c.fill()) {
             builder.collate(DefaultCollate.instance()); // a window per sample, then the stack: PyTorch's path
         }
-        return builder.build();
+        return c.engine(builder).build();
     }
 
     /** The windows, mapped on the first call and kept for every repetition. */

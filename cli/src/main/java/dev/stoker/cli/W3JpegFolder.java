@@ -134,14 +134,11 @@ public final class W3JpegFolder implements Workload {
         LoaderBuilder<ImageSample> builder = DataLoader.builder(dataset(data))
                 .batchSize(BATCH)
                 .shuffle(true)
-                .seed(seed)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers());
+                .seed(seed);
         if (!c.fill()) {
             builder.collate(DefaultCollate.instance()); // an ImageSample per image, then the stack
         }
-        return builder.build();
+        return c.engine(builder).build();
     }
 
     private synchronized JpegDataset<ImageBytes> dataset(Path data) {

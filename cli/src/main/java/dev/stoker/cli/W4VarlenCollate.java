@@ -100,14 +100,11 @@ public final class W4VarlenCollate implements Workload {
 
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
-        return DataLoader.builder(sequences())
+        return c.engine(DataLoader.builder(sequences()))
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed)
                 .collate(W4VarlenCollate::collate)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers())
                 .build();
     }
 

@@ -149,12 +149,9 @@ public final class W5TarShards implements Workload {
     }
 
     private static <T> DataLoader<T> loader(StreamingDataset<T> ds, Configuration c, long seed) {
-        return DataLoader.builder(ds)
+        return c.engine(DataLoader.builder(ds))
                 .batchSize(BATCH)
                 .seed(seed)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers())
                 .collate(DefaultCollate.instance()) // a record per sample, then the stack, as PyTorch does
                 .build();
     }

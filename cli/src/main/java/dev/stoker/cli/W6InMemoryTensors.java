@@ -120,14 +120,11 @@ public final class W6InMemoryTensors implements Workload {
         LoaderBuilder<List<Tensor>> builder = DataLoader.builder(ds)
                 .batchSize(BATCH)
                 .shuffle(true)
-                .seed(seed)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers());
+                .seed(seed);
         if (!c.fill()) {
             builder.collate(DefaultCollate.instance()); // views, then the stack: PyTorch's default path
         }
-        return builder.build();
+        return c.engine(builder).build();
     }
 
     /** The tensors, made on the first call: uniform floats and labels from {@link #DATA_SEED}. */

@@ -128,14 +128,11 @@ public final class W7Hdf5 implements Workload {
         LoaderBuilder<Map<String, Tensor>> builder = DataLoader.builder(source)
                 .batchSize(BATCH)
                 .shuffle(true)
-                .seed(seed)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers());
+                .seed(seed);
         if (!c.fill()) {
             builder.collate(DefaultCollate.instance()); // tensors per sample, then the stack: PyTorch's path
         }
-        return builder.build();
+        return c.engine(builder).build();
     }
 
     /** The file, opened and mapped on the first call and kept for every repetition. */

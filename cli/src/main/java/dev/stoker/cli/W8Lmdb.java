@@ -111,14 +111,11 @@ public final class W8Lmdb implements Workload {
         LoaderBuilder<ImageSample> builder = DataLoader.builder(dataset(data))
                 .batchSize(BATCH)
                 .shuffle(true)
-                .seed(seed)
-                .numWorkers(c.numWorkers())
-                .prefetchFactor(c.prefetchFactor())
-                .persistentWorkers(c.persistentWorkers());
+                .seed(seed);
         if (!c.fill()) {
             builder.collate(DefaultCollate.instance()); // an ImageSample per image, then the stack
         }
-        return builder.build();
+        return c.engine(builder).build();
     }
 
     /** The environment, opened on the first call and kept for every repetition. */
