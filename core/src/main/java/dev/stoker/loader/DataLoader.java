@@ -116,8 +116,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         epochPending = false;
         BatchPlan plan = nextPlan;
         nextPlan = BatchPlan.WHOLE_EPOCH;
-        current = new BatchIterator(this, epoch, engine.start(epoch, plan),
-                settings.isStreaming() ? null : plan.newLog());
+        DeliveryLog log = settings.isStreaming() ? null : plan.newLog();
+        current = new BatchIterator(this, epoch, engine.start(epoch, plan, log), log);
         last = current;
         return current;
     }

@@ -9,9 +9,11 @@ interface Engine extends AutoCloseable {
 
     /**
      * Starts the pass of {@code epoch}, making the batches of {@code plan} (a map-style pass; a
-     * streaming one ignores it). The previous pass has been closed.
+     * streaming one ignores it) and telling {@code log} of a batch passed over because every one
+     * of its samples was skipped (it has nothing to deliver, so resume need not make it again).
+     * The previous pass has been closed.
      */
-    BatchSource start(long epoch, BatchPlan plan);
+    BatchSource start(long epoch, BatchPlan plan, DeliveryLog log);
 
     /** Stops the engine; idempotent. */
     @Override

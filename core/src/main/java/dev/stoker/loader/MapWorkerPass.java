@@ -11,11 +11,13 @@ import java.time.Duration;
 final class MapWorkerPass<T> extends WorkerPass<T> {
     private final IndexFeed feed;
     private final BatchPlan plan;
+    private final DeliveryLog log;
 
-    MapWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan, WorkerCrew crew,
-                  boolean ownsCrew, Duration grace) {
+    MapWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan, DeliveryLog log,
+                  WorkerCrew crew, boolean ownsCrew, Duration grace) {
         super(settings, maker, epoch, crew, ownsCrew, grace);
         this.plan = plan;
+        this.log = log;
         this.feed = new IndexFeed(plan.remaining(settings.batchSampler().iterator(epoch)));
     }
 
@@ -41,6 +43,9 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             Object result;
             try {
                 Batch made = maker.make(epoch, batch, indices);
+                if (made == null) {
+                    log.delivered(batch); // nothing in it to deliver, now or after a resume
+                }
                 result = made != null ? made : SKIPPED; // SKIPPED keeps batch k's turn on the board
             } catch (LoaderException e) {
                 result = ConcurrentFetchDataset.refine(e).onWorker(worker.name());

@@ -25,10 +25,10 @@ final class SerialEngine<T> implements Engine {
     }
 
     @Override
-    public BatchSource start(long epoch, BatchPlan plan) {
+    public BatchSource start(long epoch, BatchPlan plan, DeliveryLog log) {
         return settings.isStreaming()
                 ? new StreamPass<>(settings, maker, epoch)
-                : new MapPass<>(settings, maker, epoch, plan);
+                : new MapPass<>(settings, maker, epoch, plan, log);
     }
 
     /** The consumer's thread as worker 0 of 1, for one epoch. */
@@ -42,6 +42,7 @@ final class SerialEngine<T> implements Engine {
     /** A map-style pass: the batch sampler's index batches, each fetched and collated on demand. */
     private static final class MapPass<T> implements BatchSource {
         private final BatchPlan plan;
+        private final DeliveryLog log;
         private final BatchSampler sampler;
         private final BatchMaker<T> maker;
         private final long epoch;
@@ -51,8 +52,9 @@ final class SerialEngine<T> implements Engine {
         private long k;
         private boolean closed;
 
-        MapPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan) {
+        MapPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan, DeliveryLog log) {
             this.plan = plan;
+            this.log = log;
             this.sampler = settings.batchSampler();
             this.maker = maker;
             this.epoch = epoch;
@@ -81,6 +83,7 @@ final class SerialEngine<T> implements Engine {
                     return batch;
                 }
                 // every sample of it was skipped (SamplePolicy.SKIP): on to the next batch
+                log.delivered(position);
             }
             close();
             return null;

@@ -42,7 +42,7 @@ final class WorkerEngine<T> implements Engine {
     }
 
     @Override
-    public synchronized BatchSource start(long epoch, BatchPlan plan) {
+    public synchronized BatchSource start(long epoch, BatchPlan plan, DeliveryLog log) {
         if (closed) {
             throw new IllegalStateException("the workers of " + settings.datasetName() + " were stopped");
         }
@@ -58,7 +58,7 @@ final class WorkerEngine<T> implements Engine {
         }
         WorkerPass<T> pass = settings.isStreaming()
                 ? new StreamWorkerPass<>(settings, maker, epoch, crew, !keep, grace)
-                : new MapWorkerPass<>(settings, maker, epoch, plan, crew, !keep, grace);
+                : new MapWorkerPass<>(settings, maker, epoch, plan, log, crew, !keep, grace);
         crew.submit(pass);
         return pass;
     }

@@ -162,4 +162,34 @@ class ResumeTest {
             assertThat(loader.state()).isEqualTo(new LoaderState(1, 0, new long[0], 0, 10, 2));
         }
     }
+
+    @Test
+    void aBatchWhoseSamplesWereAllSkippedDoesNotHoldTheStateBack() {
+        Set<Long> bad = Set.of(4L, 5L, 6L, 7L, 13L); // batch 1 entirely, one sample of batch 3
+        for (int workers : new int[] {0, 2}) {
+            CountingDataset ds = new CountingDataset(20) {
+                @Override
+                public Long get(long index) {
+                    if (bad.contains(index)) {
+                        throw new IllegalStateException("bad sample " + index);
+                    }
+                    return super.get(index);
+                }
+            };
+            try (DataLoader<Long> loader = DataLoader.builder(ds).batchSize(4).numWorkers(workers)
+                    .onBadSample(SamplePolicy.SKIP).build()) {
+                BatchIterator it = loader.iterator();
+                it.next().close(); // batch 0
+                try (Batch b = it.next()) {
+                    assertThat(b.index()).as("batch 1 had nothing to deliver").isEqualTo(2);
+                }
+                assertThat(loader.state().nextBatch()).as(workers + " workers").isEqualTo(3);
+                assertThat(loader.state().deliveredAhead()).isEmpty();
+                while (it.hasNext()) {
+                    it.next().close();
+                }
+                assertThat(loader.state()).isEqualTo(new LoaderState(1, 0, new long[0], 0, 20, 5));
+            }
+        }
+    }
 }
