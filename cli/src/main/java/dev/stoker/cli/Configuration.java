@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.collate.DefaultCollate;
 import dev.stoker.loader.LoaderBuilder;
 
 import java.util.Locale;
@@ -83,16 +84,27 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
         return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, true);
     }
 
-    /** The name shown in tables and accepted by {@code --config}: {@code nw=4 persistent batched fill}. */
     /**
      * Sets this configuration's engine on a loader being built: workers, prefetch, persistent
-     * workers and I/O concurrency. The path (fill, or samples then a collate) stays the workload's.
+     * workers and I/O concurrency. The path (fill, or samples then a collate) stays the caller's;
+     * see {@link #applyTo} for workloads whose general path is the default collate.
      */
     <T> LoaderBuilder<T> engine(LoaderBuilder<T> builder) {
         return builder.numWorkers(numWorkers).prefetchFactor(prefetchFactor()).persistentWorkers(persistentWorkers)
                 .ioConcurrency(ioConcurrency);
     }
 
+    /**
+     * Sets this configuration's engine and path: a fill row gives no collate, so a fillable dataset
+     * writes straight into the batch; any other row gives {@link DefaultCollate}, so each sample is
+     * made and then stacked, PyTorch's path.
+     */
+    <T> LoaderBuilder<T> applyTo(LoaderBuilder<T> builder) {
+        engine(builder);
+        return fill ? builder : builder.collate(DefaultCollate.instance());
+    }
+
+    /** The name shown in tables and accepted by {@code --config}: {@code nw=4 persistent batched fill}. */
     public String name() {
         return "nw=" + numWorkers + (persistentWorkers ? " persistent" : "") + (batched ? " batched" : "")
                 + (fill ? " fill" : "") + (ioConcurrency > 0 ? " io=" + ioConcurrency : "") + (raw ? " raw" : "");

@@ -1,6 +1,5 @@
 package dev.stoker.cli;
 
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.SyntheticDataset;
 import dev.stoker.data.SyntheticSample;
@@ -133,10 +132,7 @@ public final class W1Synthetic implements Workload {
         // when not batched), which the loader would call as one fetch: give it the plain view.
         LoaderBuilder<SyntheticSample> builder = DataLoader.builder(
                 c.ioConcurrency() > 0 && !c.batched() ? perSample(dataset) : dataset);
-        if (!c.fill()) {
-            builder.collate(DefaultCollate.instance()); // a collate given: samples, then collate, not the fill path
-        }
-        return c.engine(builder)
+        return c.applyTo(builder)
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed)

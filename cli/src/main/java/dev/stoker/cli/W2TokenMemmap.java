@@ -1,6 +1,5 @@
 package dev.stoker.cli;
 
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
@@ -136,10 +135,7 @@ public final class W2TokenMemmap implements Workload {
                 .batchSize(BATCH)
                 .shuffle(false) // the offsets are already random, as on PyTorch's side
                 .seed(seed);
-        if (!c.fill()) {
-            builder.collate(DefaultCollate.instance()); // a window per sample, then the stack: PyTorch's path
-        }
-        return c.engine(builder).build();
+        return c.applyTo(builder).build();
     }
 
     /** The windows, mapped on the first call and kept for every repetition. */

@@ -1,12 +1,10 @@
 package dev.stoker.cli;
 
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.Datasets;
 import dev.stoker.formats.folder.ImageBytes;
 import dev.stoker.formats.folder.ImageFolder;
 import dev.stoker.loader.DataLoader;
-import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.vision.EncodedImage;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
@@ -20,7 +18,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -49,7 +46,7 @@ import javax.imageio.stream.FileImageOutputStream;
 public final class W3JpegFolder implements Workload {
     static final int SAMPLES = 2000;
     static final int CLASSES = 10;
-    static final int BATCH = 64;
+    static final int BATCH = ImageRows.BATCH;
     static final int SIZE = 224;
     static final String FOLDER = "jpeg";
     static final String GENERATED = "jpeg-w3-generated";
@@ -118,27 +115,12 @@ public final class W3JpegFolder implements Workload {
 
     @Override
     public List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>();
-        for (int n : new int[] {0, 1, 2, 4}) {
-            out.add(Configuration.of(n, false, false));
-            out.add(Configuration.of(n, false, false).withFill());
-        }
-        return out;
+        return ImageRows.configurations();
     }
 
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
-        if (c.batched()) {
-            throw new IllegalArgumentException("W3 has no batched fetch");
-        }
-        LoaderBuilder<ImageSample> builder = DataLoader.builder(dataset(data))
-                .batchSize(BATCH)
-                .shuffle(true)
-                .seed(seed);
-        if (!c.fill()) {
-            builder.collate(DefaultCollate.instance()); // an ImageSample per image, then the stack
-        }
-        return c.engine(builder).build();
+        return ImageRows.loader("W3", dataset(data), c, seed);
     }
 
     private synchronized JpegDataset<ImageBytes> dataset(Path data) {

@@ -1,6 +1,5 @@
 package dev.stoker.cli;
 
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
@@ -149,10 +148,9 @@ public final class W5TarShards implements Workload {
     }
 
     private static <T> DataLoader<T> loader(StreamingDataset<T> ds, Configuration c, long seed) {
-        return c.engine(DataLoader.builder(ds))
+        return c.applyTo(DataLoader.builder(ds)) // a record per sample, then the stack, as PyTorch does
                 .batchSize(BATCH)
                 .seed(seed)
-                .collate(DefaultCollate.instance()) // a record per sample, then the stack, as PyTorch does
                 .build();
     }
 

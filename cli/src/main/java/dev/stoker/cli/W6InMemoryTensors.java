@@ -1,6 +1,5 @@
 package dev.stoker.cli;
 
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
@@ -121,10 +120,7 @@ public final class W6InMemoryTensors implements Workload {
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed);
-        if (!c.fill()) {
-            builder.collate(DefaultCollate.instance()); // views, then the stack: PyTorch's default path
-        }
-        return c.engine(builder).build();
+        return c.applyTo(builder).build();
     }
 
     /** The tensors, made on the first call: uniform floats and labels from {@link #DATA_SEED}. */

@@ -1,6 +1,5 @@
 package dev.stoker.cli;
 
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.Datasets;
 import dev.stoker.data.GaussianFill;
@@ -129,10 +128,7 @@ public final class W7Hdf5 implements Workload {
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed);
-        if (!c.fill()) {
-            builder.collate(DefaultCollate.instance()); // tensors per sample, then the stack: PyTorch's path
-        }
-        return c.engine(builder).build();
+        return c.applyTo(builder).build();
     }
 
     /** The file, opened and mapped on the first call and kept for every repetition. */

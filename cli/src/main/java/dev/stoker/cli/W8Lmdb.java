@@ -1,19 +1,16 @@
 package dev.stoker.cli;
 
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.Datasets;
 import dev.stoker.formats.lmdb.LmdbDataset;
 import dev.stoker.formats.lmdb.LmdbSample;
 import dev.stoker.loader.DataLoader;
-import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.vision.EncodedImage;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
 import dev.stoker.vision.JpegDataset;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
 
@@ -30,7 +27,7 @@ import java.util.stream.LongStream;
  */
 public final class W8Lmdb implements Workload {
     static final int SAMPLES = 2000;
-    static final int BATCH = 64;
+    static final int BATCH = ImageRows.BATCH;
     static final int SIZE = 224;
     static final String FOLDER = "lmdb";
 
@@ -95,27 +92,12 @@ public final class W8Lmdb implements Workload {
 
     @Override
     public List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>();
-        for (int n : new int[] {0, 1, 2, 4}) {
-            out.add(Configuration.of(n, false, false));
-            out.add(Configuration.of(n, false, false).withFill());
-        }
-        return out;
+        return ImageRows.configurations();
     }
 
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
-        if (c.batched()) {
-            throw new IllegalArgumentException("W8 has no batched fetch");
-        }
-        LoaderBuilder<ImageSample> builder = DataLoader.builder(dataset(data))
-                .batchSize(BATCH)
-                .shuffle(true)
-                .seed(seed);
-        if (!c.fill()) {
-            builder.collate(DefaultCollate.instance()); // an ImageSample per image, then the stack
-        }
-        return c.engine(builder).build();
+        return ImageRows.loader("W8", dataset(data), c, seed);
     }
 
     /** The environment, opened on the first call and kept for every repetition. */
