@@ -164,17 +164,14 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         }
         long perEpoch = batchesPerEpoch();
         long size = settings.dataset().size();
-        if (last == null || epochPending) {
-            long[] ahead = nextPlan == BatchPlan.WHOLE_EPOCH ? new long[0] : nextPlan.newLog().ahead();
-            long first = nextPlan == BatchPlan.WHOLE_EPOCH ? 0 : nextPlan.newLog().prefix();
-            return new LoaderState(epoch, first, ahead, settings.seed(), size, perEpoch);
-        }
-        DeliveryLog log = last.log();
+        boolean passPending = last == null || epochPending; // nothing delivered since the plan was set
+        DeliveryLog log = passPending ? nextPlan.newLog() : last.log();
+        long passEpoch = passPending ? epoch : last.epoch();
         long prefix = log.prefix();
         if (prefix >= perEpoch) {
-            return new LoaderState(last.epoch() + 1, 0, new long[0], settings.seed(), size, perEpoch);
+            return new LoaderState(passEpoch + 1, 0, new long[0], settings.seed(), size, perEpoch);
         }
-        return new LoaderState(last.epoch(), prefix, log.ahead(), settings.seed(), size, perEpoch);
+        return new LoaderState(passEpoch, prefix, log.ahead(), settings.seed(), size, perEpoch);
     }
 
     /**
