@@ -3,6 +3,7 @@ package dev.stoker.cli;
 import dev.stoker.sampler.DistributedSampler;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -87,7 +88,7 @@ final class OrderCommand implements Callable<Integer> {
         PrimitiveIterator.OfLong it = sampler.iterator(epoch);
         if (digest) {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            ByteBuffer word = ByteBuffer.allocate(Long.BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer word = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
             long count = 0;
             while (it.hasNext()) {
                 sha.update(word.clear().putLong(it.nextLong()).array());

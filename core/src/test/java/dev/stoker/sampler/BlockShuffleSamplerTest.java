@@ -2,6 +2,7 @@ package dev.stoker.sampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.PrimitiveIterator;
 import java.util.Random;
@@ -32,7 +33,7 @@ class BlockShuffleSamplerTest {
             String what = "trial " + trial + ": " + s;
 
             assertThat(order).as(what).hasSize((int) size).doesNotHaveDuplicates();
-            assertThat(java.util.Arrays.stream(order).allMatch(i -> i >= 0 && i < size)).as(what).isTrue();
+            assertThat(Arrays.stream(order).allMatch(i -> i >= 0 && i < size)).as(what).isTrue();
             // any stretch as long as one window touches at most two windows (three around the window holding the short last block)
             int stretch = (int) Math.min(size, open * block);
             for (int from = 0; from + stretch <= order.length; from += Math.max(1, stretch / 3)) {

@@ -9,6 +9,7 @@ import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderState;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
@@ -70,7 +71,7 @@ class ElasticBatchSamplerTest {
                     expected = single.next();
                 }
                 assertThat(union).as("world " + world + ", batch " + g).containsExactly(
-                        java.util.Arrays.stream(expected).boxed().toArray(Long[]::new));
+                        Arrays.stream(expected).boxed().toArray(Long[]::new));
             }
         }
     }

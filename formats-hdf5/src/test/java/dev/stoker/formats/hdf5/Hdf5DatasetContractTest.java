@@ -2,6 +2,7 @@ package dev.stoker.formats.hdf5;
 
 import dev.stoker.formats.contract.MapDatasetContract;
 import dev.stoker.tensor.Tensor;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,7 +18,7 @@ class Hdf5DatasetContractTest extends MapDatasetContract<Map<String, Tensor>> {
     @Override
     protected Object content(Map<String, Tensor> sample) {
         Map<String, String> out = new TreeMap<>();
-        sample.forEach((name, t) -> out.put(name, t.dtype() + " " + t.shape() + " " + java.util.Arrays.toString(t.toByteArray())));
+        sample.forEach((name, t) -> out.put(name, t.dtype() + " " + t.shape() + " " + Arrays.toString(t.toByteArray())));
         return out;
     }
 }
