@@ -134,13 +134,6 @@ final class BenchCommand implements Callable<Integer> {
                         + "; there are: " + names(workload.configurations()));
             }
         }
-        List<Configuration> runnable = chosen.stream().filter(BenchCommand::supported).toList();
-        List<Configuration> skipped = chosen.stream().filter(c -> !supported(c)).toList();
-        if (runnable.isEmpty()) {
-            return usageError(names(skipped) + " need worker threads, which this build's loader does not have"
-                    + " yet; it runs " + names(workload.configurations().stream().filter(BenchCommand::supported)
-                            .toList()) + ".");
-        }
 
         Machine machine = Machine.current();
         if (!json) {
@@ -149,19 +142,15 @@ final class BenchCommand implements Callable<Integer> {
             out.println(plural(timedReps, "timed repetition") + " of " + plural(epochCount, "epoch") + " ("
                     + plural(workload.samplesPerEpoch() * epochCount, "sample") + ") per configuration, "
                     + (warmups == 0 ? "no warm-up" : "after " + plural(warmups, "warm-up")));
-            if (!skipped.isEmpty()) {
-                out.println(plural(skipped.size(), "configuration") + " with workers not run: this build's loader"
-                        + " has no worker threads yet (see --list)");
-            }
             out.flush();
         }
 
         long batchesPerRep = workload.batchesPerEpoch() * epochCount;
         List<BenchResult> results = new ArrayList<>();
         try (workload; // frees what it keeps between repetitions (W6's tensors)
-             Progress progress = Progress.create(err, batchesPerRep * (warmups + timedReps) * runnable.size(),
-                     runnable.size())) {
-            for (Configuration c : runnable) {
+             Progress progress = Progress.create(err, batchesPerRep * (warmups + timedReps) * chosen.size(),
+                     chosen.size())) {
+            for (Configuration c : chosen) {
                 BenchResult r = runConfiguration(workload, c, dataFolder, warmups, timedReps, epochCount, progress);
                 progress.finished(r);
                 results.add(r);
@@ -202,23 +191,13 @@ final class BenchCommand implements Callable<Integer> {
         return new BenchResult(workload.name(), c, measured, workload.outputBytesPerSample(), peakRss);
     }
 
-    /**
-     * Whether this build's loader really runs {@code c}: every configuration, now that the loader
-     * has worker threads (kept so that a configuration a build cannot run is skipped, not
-     * reported under a name it does not deserve).
-     */
-    static boolean supported(Configuration c) {
-        return true;
-    }
-
     private void printList(PrintWriter out, Workload shown) {
         out.println("Workloads:");
         out.println(Workloads.catalogue().indent(2).stripTrailing());
         out.println();
         out.println("Configurations of " + shown.name() + ":");
         for (Configuration c : shown.configurations()) {
-            out.println(supported(c) ? "  " + c.name()
-                    : String.format("  %-25s (needs worker threads, not built yet)", c.name()));
+            out.println("  " + c.name());
         }
         out.flush();
     }

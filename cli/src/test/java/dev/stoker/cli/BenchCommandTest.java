@@ -2,7 +2,6 @@ package dev.stoker.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +9,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -37,8 +35,8 @@ class BenchCommandTest {
         return all.toArray(String[]::new);
     }
 
-    private static List<Configuration> runnable() {
-        return new W1Synthetic().configurations().stream().filter(BenchCommand::supported).toList();
+    private static List<Configuration> w1Configurations() {
+        return new W1Synthetic().configurations();
     }
 
     @Test
@@ -51,10 +49,10 @@ class BenchCommandTest {
         assertThat(lines.get(header)).contains("samples/s", "batches/s", "MB/s", "first batch ms", "peak RSS MiB",
                 "pool peak MiB");
         List<String> rows = lines.subList(header + 1, lines.size());
-        assertThat(rows).hasSize(runnable().size());
+        assertThat(rows).hasSize(w1Configurations().size());
         for (int i = 0; i < rows.size(); i++) {
             // the name, then nine columns of figures
-            assertThat(rows.get(i)).startsWith(runnable().get(i).name() + " ");
+            assertThat(rows.get(i)).startsWith(w1Configurations().get(i).name() + " ");
         }
         assertThat(r.out()).contains("W1 synthetic-delay", "machine: ");
     }
@@ -78,12 +76,12 @@ class BenchCommandTest {
 
         assertThat(r.exit()).as(r.err()).isZero();
         List<String> lines = r.out().lines().toList();
-        assertThat(lines).hasSize(runnable().size());
+        assertThat(lines).hasSize(w1Configurations().size());
         for (int i = 0; i < lines.size(); i++) {
             JsonNode o = parse(lines.get(i));
             assertThat(o.get("workload").asText()).isEqualTo("W1");
-            assertThat(o.get("configuration").asText()).isEqualTo(runnable().get(i).name());
-            assertThat(o.get("config").asText()).isEqualTo(runnable().get(i).peerName());
+            assertThat(o.get("configuration").asText()).isEqualTo(w1Configurations().get(i).name());
+            assertThat(o.get("config").asText()).isEqualTo(w1Configurations().get(i).peerName());
             for (String field : List.of("samples_per_s", "samples_per_s_min", "samples_per_s_max", "mb_per_s",
                     "first_batch_ms", "peak_rss_bytes", "pool_peak_bytes")) {
                 assertThat(o.has(field)).as(field).isTrue();
@@ -114,18 +112,6 @@ class BenchCommandTest {
         assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(r.err()).contains("nw=3", "'nw=0'", "'nw=0 batched'", "'nw=8 persistent batched'");
         assertThat(r.out()).isEmpty();
-    }
-
-    @Test
-    void aConfigurationTheLoaderCannotRunYetIsRefusedNotMislabelled() {
-        Optional<Configuration> unsupported = new W1Synthetic().configurations().stream()
-                .filter(c -> !BenchCommand.supported(c)).findFirst();
-        assumeTrue(unsupported.isPresent(), "the loader runs every configuration");
-
-        Run r = run(tiny("--quick", "--config", unsupported.get().name()));
-
-        assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(r.err()).contains(unsupported.get().name(), "worker threads", "'nw=0'");
     }
 
     @Test
