@@ -17,14 +17,23 @@ import java.util.random.RandomGenerator;
  * <h2>Random transforms</h2>
  * Inside a fetch ({@code Dataset.get}, {@code getBatch}, {@code StreamingDataset.open} and the
  * stream it returns, the loader's {@code workerInit} hook), {@link #current()} is the context of
- * the worker doing it and {@link #currentRandom()} that worker's generator for the epoch:
- * {@code new SplittableRandom(randomSeed())}, where
- * <pre>
- * randomSeed() = Seeds.mix(seed, epoch, RANDOM_STREAM, globalWorkerId())
- * </pre>
- * ({@link Seeds#mix}; its {@code n}-th {@code nextLong()} is {@code Seeds.splitMix(randomSeed(), n)}).
- * So a random transform drawn from it is reproducible (same seed, epoch and worker count: same
- * draws), differs from epoch to epoch, and never repeats across the workers of the job.
+ * the worker doing it and {@link #currentRandom()} a generator, {@code new SplittableRandom(s)},
+ * keyed on what is being made, so that the draws never depend on timing, are the same after a
+ * resume, and never repeat across the batches, workers and ranks of the job:
+ * <ul>
+ *   <li>the fetches of batch {@code b} of a map-style epoch: {@code s = }{@link #batchRandomSeed
+ *       batchRandomSeed(b)}{@code  = Seeds.mix(seed, epoch, RANDOM_STREAM, rank, b)}, the same
+ *       whichever worker makes the batch, so the same for any number of workers;
+ *   <li>the samples a streaming worker reads for its {@code k}-th batch:
+ *       {@code s = }{@link #streamRandomSeed streamRandomSeed(k)}{@code  = Seeds.mix(randomSeed(), k)};
+ *   <li>{@code workerInit} and {@code StreamingDataset.open}: {@code s = }{@link #randomSeed()}
+ *       {@code  = Seeds.mix(seed, epoch, RANDOM_STREAM, globalWorkerId())}.
+ * </ul>
+ * ({@link Seeds#mix}; the {@code n}-th {@code nextLong()} of the generator is
+ * {@code Seeds.splitMix(s, n)}.) With the loader's I/O concurrency the samples of a batch are
+ * fetched at once on several threads; each fetch then has a generator of its own,
+ * {@code Seeds.mix(s, index)} for the sample at {@code index}. With no workers the caller's
+ * thread is worker 0 of 1.
  *
  * <pre>{@code
  * public Image get(long i) {
@@ -33,12 +42,9 @@ import java.util.random.RandomGenerator;
  * }
  * }</pre>
  *
- * <p>NOTE: which samples form which batch never depends on the number of workers, but which
- * worker fetches a sample does (batch {@code k} goes to worker {@code k % numWorkers}), so the
- * random draws a sample gets change with the worker count, as in PyTorch. With the loader's
- * I/O concurrency the samples of a batch are fetched at once on several threads; each fetch
- * then has a generator of its own, {@code new SplittableRandom(Seeds.mix(randomSeed(), index))}
- * for the sample at {@code index}. With no workers the caller's thread is worker 0 of 1.
+ * <p>NOTE: a draw depends on the batch a sample is in, so a user sampler that moves a sample to
+ * another batch changes its draws; transforms that key their draws on the sample index itself
+ * (as the vision module's do) stay the same across world sizes too.
  *
  * @param workerId   this worker, in {@code [0, numWorkers)}
  * @param numWorkers workers in this process (at least 1: the caller's thread counts as one)
@@ -70,12 +76,22 @@ public record WorkerContext(int workerId, int numWorkers, int rank, int worldSiz
         return worldSize * numWorkers;
     }
 
-    /** The seed of this worker's generator for this epoch; see the class comment for the formula. */
+    /** The seed of this worker's own generator for this epoch (workerInit, opening a stream); see the class comment. */
     public long randomSeed() {
         return Seeds.mix(seed, epoch, RANDOM_STREAM, globalWorkerId());
     }
 
-    /** A new generator at the start of this worker's stream for this epoch: {@code new SplittableRandom(randomSeed())}. */
+    /** The seed of the generator for batch {@code batch} of a map-style epoch on this rank; see the class comment. */
+    public long batchRandomSeed(long batch) {
+        return Seeds.mix(seed, epoch, RANDOM_STREAM, rank, batch);
+    }
+
+    /** The seed of the generator for this streaming worker's {@code k}-th batch (from 0); see the class comment. */
+    public long streamRandomSeed(long k) {
+        return Seeds.mix(randomSeed(), k);
+    }
+
+    /** A new generator from this worker's own seed: {@code new SplittableRandom(randomSeed())}. */
     public SplittableRandom newRandom() {
         return new SplittableRandom(randomSeed());
     }
@@ -86,12 +102,21 @@ public record WorkerContext(int workerId, int numWorkers, int rank, int worldSiz
     }
 
     /**
-     * The generator of the worker running the calling code, inside a loader's fetch (see the class
-     * comment); one per worker and epoch, shared by that worker's fetches, which come one at a time.
+     * The generator for what the calling code is fetching, inside a loader's fetch (see the class
+     * comment for its seed).
      *
      * @throws IllegalStateException outside a loader's fetch
      */
     public static RandomGenerator currentRandom() {
         return WorkerScope.random();
+    }
+
+    /**
+     * The seed {@link #currentRandom()} was made from, to key further generators on it.
+     *
+     * @throws IllegalStateException outside a loader's fetch
+     */
+    public static long currentRandomSeed() {
+        return WorkerScope.seed();
     }
 }

@@ -2,42 +2,45 @@ package dev.stoker.data;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
- * The worker a piece of code runs for: its {@link WorkerContext} and its random generator, bound
- * for the duration of a call (a {@link ScopedValue}, so nothing is left behind in the thread when
- * the call returns). The loader binds them around every fetch; a dataset reads them through
+ * The worker a piece of code runs for: its {@link WorkerContext} and a random generator made from
+ * a seed ({@code new SplittableRandom(seed)}), bound for the duration of a call (a
+ * {@link ScopedValue}, so nothing is left behind in the thread when the call returns). The loader binds them around every fetch; a dataset reads them through
  * {@link WorkerContext#current()} and {@link WorkerContext#currentRandom()}.
  *
  * <pre>{@code
  * WorkerContext ctx = new WorkerContext(0, 1, 0, 1, 0, 42);
- * double x = WorkerScope.call(ctx, ctx.newRandom(), () -> WorkerContext.currentRandom().nextDouble());
+ * double x = WorkerScope.call(ctx, ctx.randomSeed(), () -> WorkerContext.currentRandom().nextDouble());
  * }</pre>
  *
- * <p>NOTE: the generator is used by one thread at a time; bind a generator of its own to each
- * thread that may draw at once.
+ * <p>NOTE: the generator is used by one thread at a time; bind a scope of its own to each thread
+ * that may draw at once.
  */
 public final class WorkerScope {
     private static final ScopedValue<WorkerScope> CURRENT = ScopedValue.newInstance();
 
     private final WorkerContext context;
+    private final long seed;
     private final RandomGenerator random;
 
-    private WorkerScope(WorkerContext context, RandomGenerator random) {
+    private WorkerScope(WorkerContext context, long seed) {
         this.context = Objects.requireNonNull(context, "context");
-        this.random = Objects.requireNonNull(random, "random");
+        this.seed = seed;
+        this.random = new SplittableRandom(seed);
     }
 
-    /** Runs {@code action} with {@code context} and {@code random} as the current worker's. */
-    public static <R> R call(WorkerContext context, RandomGenerator random, Supplier<R> action) {
-        return ScopedValue.where(CURRENT, new WorkerScope(context, random)).call(action::get);
+    /** Runs {@code action} with {@code context} and a generator made from {@code seed} as the current worker's. */
+    public static <R> R call(WorkerContext context, long seed, Supplier<R> action) {
+        return ScopedValue.where(CURRENT, new WorkerScope(context, seed)).call(action::get);
     }
 
-    /** Runs {@code action} with {@code context} and {@code random} as the current worker's. */
-    public static void run(WorkerContext context, RandomGenerator random, Runnable action) {
-        ScopedValue.where(CURRENT, new WorkerScope(context, random)).run(action);
+    /** Runs {@code action} with {@code context} and a generator made from {@code seed} as the current worker's. */
+    public static void run(WorkerContext context, long seed, Runnable action) {
+        ScopedValue.where(CURRENT, new WorkerScope(context, seed)).run(action);
     }
 
     static Optional<WorkerContext> context() {
@@ -45,11 +48,19 @@ public final class WorkerScope {
     }
 
     static RandomGenerator random() {
+        return bound().random;
+    }
+
+    static long seed() {
+        return bound().seed;
+    }
+
+    private static WorkerScope bound() {
         if (!CURRENT.isBound()) {
             throw new IllegalStateException("not inside a loader's fetch: the current worker's generator exists only"
                     + " while a DataLoader fetches a sample, opens a stream or runs its workerInit hook;"
                     + " WorkerContext.current() is empty here");
         }
-        return CURRENT.get().random;
+        return CURRENT.get();
     }
 }

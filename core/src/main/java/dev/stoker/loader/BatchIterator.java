@@ -32,17 +32,29 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private boolean closed;
     private long delivered;
     private final DeliveryLog log; // null for a streaming pass
+    private final StreamLog streams; // null for a map-style pass
 
-    BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log) {
+    BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log, StreamLog streams) {
         this.loader = loader;
         this.epoch = epoch;
         this.source = source;
         this.log = log;
+        this.streams = streams;
     }
 
-    /** What this pass has delivered, for {@link DataLoader#state()}; null for a streaming pass. */
+    /** What this map-style pass has delivered, for {@link DataLoader#state()}; null for a streaming pass. */
     DeliveryLog log() {
         return log;
+    }
+
+    /** What this streaming pass has delivered, for {@link DataLoader#state()}; null for a map-style pass. */
+    StreamLog streams() {
+        return streams;
+    }
+
+    /** Whether every batch of the pass was delivered: it ran to its end, not closed early. */
+    boolean ranToEnd() {
+        return exhausted && pending == null && pendingFailure == null;
     }
 
     /**
@@ -95,6 +107,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
             if (log != null && e instanceof LoaderException le && le.epoch() == epoch && le.batchIndex() >= 0) {
                 log.delivered(le.batchIndex()); // its error took its place: resume goes on after it
             }
+            source.handedOut(e);
             throw e;
         }
         Batch b = pending;
@@ -103,6 +116,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         if (log != null) {
             log.delivered(b.index());
         }
+        source.handedOut(b);
         return b;
     }
 

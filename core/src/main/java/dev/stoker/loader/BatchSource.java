@@ -14,6 +14,12 @@ interface BatchSource extends AutoCloseable {
     Batch next();
 
     /**
+     * The consumer has received {@code item}, a batch from {@link #next()} or the exception it
+     * threw: what a streaming pass counts for {@link DataLoader#state()}.
+     */
+    default void handedOut(Object item) {}
+
+    /**
      * Ends the pass, early or not: stops its work, closes its streams and gives back the memory
      * of batches made but not handed out. Idempotent.
      */

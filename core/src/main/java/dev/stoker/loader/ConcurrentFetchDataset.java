@@ -7,7 +7,6 @@ import dev.stoker.random.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -31,8 +30,9 @@ import java.util.concurrent.Semaphore;
  *
  * <p>A fetch that fails is reported by its sample index; the fetches of the batch not yet done
  * are cancelled (interrupted). Each fetch runs with the worker's {@link WorkerContext} and a
- * generator of its own, {@code new SplittableRandom(Seeds.mix(context.randomSeed(), index))}, as
- * the fetches of one batch run at once.
+ * generator of its own, {@code new SplittableRandom(Seeds.mix(s, index))} where {@code s} is the
+ * seed of the batch's generator ({@link WorkerContext#currentRandomSeed()}), as the fetches of one
+ * batch run at once.
  *
  * <p>Used only for a dataset that keeps {@link Dataset#getBatch}'s default loop: a dataset with
  * its own batched fetch is one call per batch, and gets its concurrency from the workers.
@@ -86,10 +86,11 @@ final class ConcurrentFetchDataset<T> implements Dataset<T> {
     @Override
     public List<T> getBatch(long[] indices) {
         Optional<WorkerContext> context = WorkerContext.current();
+        long seed = context.isPresent() ? WorkerContext.currentRandomSeed() : 0;
         List<FutureTask<T>> fetches = new ArrayList<>(indices.length);
         try {
             for (long i : indices) {
-                FutureTask<T> task = new FutureTask<>(() -> fetch(context, i));
+                FutureTask<T> task = new FutureTask<>(() -> fetch(context, seed, i));
                 fetches.add(task);
                 Thread.ofVirtual().name("stoker-io-" + i).start(task);
             }
@@ -114,14 +115,13 @@ final class ConcurrentFetchDataset<T> implements Dataset<T> {
         }
     }
 
-    private T fetch(Optional<WorkerContext> context, long index) throws InterruptedException {
+    private T fetch(Optional<WorkerContext> context, long seed, long index) throws InterruptedException {
         permits.acquire();
         try {
             if (context.isEmpty()) {
                 return dataset.get(index);
             }
-            WorkerContext c = context.get();
-            return WorkerScope.call(c, new SplittableRandom(Seeds.mix(c.randomSeed(), index)), () -> dataset.get(index));
+            return WorkerScope.call(context.get(), Seeds.mix(seed, index), () -> dataset.get(index));
         } finally {
             permits.release();
         }

@@ -70,6 +70,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private BatchIterator last;
     /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
     private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
+    /** Where the next streaming pass starts: null for the start of the epoch, or a restored state. */
+    private StreamState nextStreams;
     private boolean closed;
 
     DataLoader(LoaderSettings<T> settings, BufferPool pool, boolean ownsPool) {
@@ -116,8 +118,11 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         epochPending = false;
         BatchPlan plan = nextPlan;
         nextPlan = BatchPlan.WHOLE_EPOCH;
+        StreamState streamStart = nextStreams != null ? nextStreams : freshStreams();
+        nextStreams = null;
         DeliveryLog log = settings.isStreaming() ? null : plan.newLog();
-        current = new BatchIterator(this, epoch, engine.start(epoch, plan, log), log);
+        StreamLog streams = settings.isStreaming() ? new StreamLog(streamStart) : null;
+        current = new BatchIterator(this, epoch, engine.start(epoch, plan, log, streams), log, streams);
         last = current;
         return current;
     }
@@ -140,6 +145,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.epoch = epoch;
         this.epochPending = true;
         this.nextPlan = BatchPlan.WHOLE_EPOCH;
+        this.nextStreams = null;
     }
 
     /**
@@ -155,18 +161,23 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * }
      * }</pre>
      *
-     * @throws UnsupportedOperationException for a streaming dataset (not yet resumable)
+     * <p>For a streaming dataset the state holds where each worker's stream stands
+     * ({@link StreamState}); a pass that ran to its end stands at the start of the next epoch.
      */
     public synchronized LoaderState state() {
+        boolean passPending = last == null || epochPending; // nothing delivered since the plan was set
+        long passEpoch = passPending ? epoch : last.epoch();
         if (settings.isStreaming()) {
-            throw new UnsupportedOperationException("resuming a streaming dataset (" + settings.datasetName()
-                    + ") is not supported yet: only map-style loaders have a state");
+            if (passPending) {
+                return LoaderState.ofStreams(epoch, settings.seed(), nextStreams != null ? nextStreams : freshStreams());
+            }
+            return last.ranToEnd()
+                    ? LoaderState.ofStreams(passEpoch + 1, settings.seed(), freshStreams())
+                    : LoaderState.ofStreams(passEpoch, settings.seed(), last.streams().snapshot());
         }
         long perEpoch = batchesPerEpoch();
         long size = settings.dataset().size();
-        boolean passPending = last == null || epochPending; // nothing delivered since the plan was set
         DeliveryLog log = passPending ? nextPlan.newLog() : last.log();
-        long passEpoch = passPending ? epoch : last.epoch();
         long prefix = log.prefix();
         if (prefix >= perEpoch) {
             return new LoaderState(passEpoch + 1, 0, new long[0], settings.seed(), size, perEpoch);
@@ -174,18 +185,35 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         return new LoaderState(passEpoch, prefix, log.ahead(), settings.seed(), size, perEpoch);
     }
 
+    /** The streams of a pass from the start of an epoch: one per worker, one without workers. */
+    private StreamState freshStreams() {
+        return StreamState.start(settings.rank(), settings.worldSize(), settings.batchSize(),
+                Math.max(1, settings.numWorkers()));
+    }
+
     /**
      * Makes the next pass go on from {@code state}: the batches of its epoch it had not delivered,
      * in the same order, with the same contents, whatever the number of workers before and
      * after; then the epochs after it. No skipped sample is read.
      *
+     * <p>A streaming dataset goes on with each worker's stream opened as before and moved past
+     * what it had delivered ({@link dev.stoker.data.SampleStream#skip}): the same batches as an
+     * uninterrupted run, provided the loader reads the same streams, so the number of workers,
+     * the rank, the world size and the batch size must be those of the state (checked), and the
+     * dataset must deal out its data the same way.
+     *
      * @throws IllegalArgumentException when the state is from another dataset or other settings
-     *     (size, seed, batches per epoch)
+     *     (size, seed, batches per epoch; for a streaming dataset workers, rank, world size and
+     *     batch size)
      */
     public synchronized void restore(LoaderState state) {
         if (settings.isStreaming()) {
-            throw new UnsupportedOperationException("resuming a streaming dataset (" + settings.datasetName()
-                    + ") is not supported yet");
+            restoreStreams(state);
+            return;
+        }
+        if (state.streams() != null) {
+            throw new IllegalArgumentException("this state is from a loader of a streaming dataset: " + state
+                    + "; this loader reads the map-style " + settings.datasetName());
         }
         long size = settings.dataset().size();
         long perEpoch = batchesPerEpoch();
@@ -201,6 +229,32 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.epochPending = true;
         this.last = null;
         this.nextPlan = new BatchPlan(state.nextBatch(), state.deliveredAhead());
+    }
+
+    private void restoreStreams(LoaderState state) {
+        StreamState s = state.streams();
+        if (s == null) {
+            throw new IllegalArgumentException("this state is from a loader of a map-style dataset: " + state
+                    + "; this loader reads the streaming " + settings.datasetName());
+        }
+        StreamState mine = freshStreams();
+        if (state.seed() != settings.seed() || s.streams() != mine.streams() || s.rank() != mine.rank()
+                || s.worldSize() != mine.worldSize() || s.batchSize() != mine.batchSize()) {
+            throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
+                    + settings.datasetName() + " with " + mine.streams() + " stream(s) (" + settings.numWorkers()
+                    + " workers) on rank " + mine.rank() + " of " + mine.worldSize() + ", batch size "
+                    + mine.batchSize() + ", seed " + settings.seed() + ". A streaming dataset deals its data out to"
+                    + " its workers' streams, so it resumes only with the same workers, rank, world size and batch"
+                    + " size; a map-style dataset resumes with any");
+        }
+        if (current != null) {
+            current.close();
+        }
+        this.epoch = state.epoch();
+        this.epochPending = true;
+        this.last = null;
+        this.nextPlan = BatchPlan.WHOLE_EPOCH;
+        this.nextStreams = s;
     }
 
     /**

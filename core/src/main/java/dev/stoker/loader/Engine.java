@@ -8,12 +8,13 @@ package dev.stoker.loader;
 interface Engine extends AutoCloseable {
 
     /**
-     * Starts the pass of {@code epoch}, making the batches of {@code plan} (a map-style pass; a
-     * streaming one ignores it) and telling {@code log} of a batch passed over because every one
-     * of its samples was skipped (it has nothing to deliver, so resume need not make it again).
-     * The previous pass has been closed.
+     * Starts the pass of {@code epoch}. A map-style pass makes the batches of {@code plan} and
+     * tells {@code log} of a batch passed over because every one of its samples was skipped (it
+     * has nothing to deliver, so resume need not make it again); a streaming pass starts where
+     * {@code streams} started and keeps it up to date ({@link BatchSource#handedOut}). The other
+     * two are null. The previous pass has been closed.
      */
-    BatchSource start(long epoch, BatchPlan plan, DeliveryLog log);
+    BatchSource start(long epoch, BatchPlan plan, DeliveryLog log, StreamLog streams);
 
     /** Stops the engine; idempotent. */
     @Override

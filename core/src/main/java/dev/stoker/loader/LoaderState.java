@@ -1,15 +1,20 @@
 package dev.stoker.loader;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * Where a map-style loader stands, taken at any batch with {@link DataLoader#state()} and given to
- * {@link DataLoader#restore} on a new loader (in another process, with another number of workers)
- * so that it goes on with exactly the batches an uninterrupted run would have delivered.
+ * Where a loader stands, taken at any batch with {@link DataLoader#state()} and given to
+ * {@link DataLoader#restore} on a new loader (in another process; for a map-style dataset with
+ * another number of workers) so that it goes on with exactly the batches an uninterrupted run
+ * would have delivered.
  *
  * <p>It holds no sample and no random state: the order of an epoch is a pure function of the seed
- * and the epoch, so knowing which batches of the epoch were delivered is enough. A record of
- * numbers, so Jackson (2.12 and later) writes and reads it as JSON as it is.
+ * and the epoch, and the generators of random transforms are keyed on the batch (see
+ * {@link dev.stoker.data.WorkerContext}), so knowing which batches of the epoch were delivered is
+ * enough. For a streaming dataset, which has no order to compute, it holds each stream's position
+ * instead ({@link StreamState}). A record of numbers, so Jackson (2.12 and later) writes and reads
+ * it as JSON as it is.
  *
  * <pre>{@code
  * LoaderState saved = loader.state();                 // e.g. in a checkpoint, beside the model
@@ -24,15 +29,22 @@ import java.util.Arrays;
  * @param deliveredAhead  batches at or after {@code nextBatch} delivered already (out-of-order
  *                        delivery), ascending
  * @param seed            the loader's seed, checked on restore
- * @param datasetSize     the dataset's size, checked on restore
+ * @param datasetSize     the dataset's size, checked on restore; -1 for a streaming dataset
  * @param batchesPerEpoch the loader's batches per epoch, checked on restore (it covers batch size,
- *                        drop last, sampler and world size)
+ *                        drop last, sampler and world size); -1 for a streaming dataset
+ * @param streams         where each stream stands, for a streaming dataset; null for a map-style one
  */
 public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
-                          long batchesPerEpoch) {
+                          long batchesPerEpoch, StreamState streams) {
 
     public LoaderState {
-        if (epoch < 0 || nextBatch < 0 || nextBatch > batchesPerEpoch) {
+        if (streams != null) {
+            if (epoch < 0 || nextBatch != streams.delivered() || deliveredAhead.length != 0 || datasetSize != -1
+                    || batchesPerEpoch != -1) {
+                throw new IllegalArgumentException("a streaming loader state at batch " + nextBatch + " of epoch "
+                        + epoch + " does not match its " + streams);
+            }
+        } else if (epoch < 0 || nextBatch < 0 || nextBatch > batchesPerEpoch) {
             throw new IllegalArgumentException("a loader state at batch " + nextBatch + " of epoch " + epoch
                     + " with " + batchesPerEpoch + " batches per epoch is not a position");
         }
@@ -46,6 +58,17 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
         }
     }
 
+    /** A map-style loader's state. */
+    public LoaderState(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
+                       long batchesPerEpoch) {
+        this(epoch, nextBatch, deliveredAhead, seed, datasetSize, batchesPerEpoch, null);
+    }
+
+    /** A streaming loader's state. */
+    static LoaderState ofStreams(long epoch, long seed, StreamState streams) {
+        return new LoaderState(epoch, streams.delivered(), new long[0], seed, -1, -1, streams);
+    }
+
     @Override
     public long[] deliveredAhead() {
         return deliveredAhead.clone();
@@ -55,7 +78,7 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
     public boolean equals(Object o) {
         return o instanceof LoaderState s && epoch == s.epoch && nextBatch == s.nextBatch && seed == s.seed
                 && datasetSize == s.datasetSize && batchesPerEpoch == s.batchesPerEpoch
-                && Arrays.equals(deliveredAhead, s.deliveredAhead);
+                && Arrays.equals(deliveredAhead, s.deliveredAhead) && Objects.equals(streams, s.streams);
     }
 
     @Override
@@ -65,6 +88,10 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
 
     @Override
     public String toString() {
+        if (streams != null) {
+            return "LoaderState(epoch " + epoch + ", " + nextBatch + " batches delivered, seed " + seed + ", "
+                    + streams + ")";
+        }
         return "LoaderState(epoch " + epoch + ", next batch " + nextBatch
                 + (deliveredAhead.length == 0 ? "" : ", delivered ahead " + Arrays.toString(deliveredAhead))
                 + " of " + batchesPerEpoch + ", seed " + seed + ", " + datasetSize + " samples)";

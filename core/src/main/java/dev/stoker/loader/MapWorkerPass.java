@@ -1,6 +1,7 @@
 package dev.stoker.loader;
 
 import dev.stoker.data.WorkerContext;
+import dev.stoker.data.WorkerScope;
 import java.time.Duration;
 
 /**
@@ -42,7 +43,8 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             worker.working(batch, indices);
             Object result;
             try {
-                Batch made = maker.make(epoch, batch, indices);
+                Batch made = WorkerScope.call(context, context.batchRandomSeed(batch),
+                        () -> maker.make(epoch, batch, indices));
                 if (made == null) {
                     log.delivered(batch); // nothing in it to deliver, now or after a resume
                 }

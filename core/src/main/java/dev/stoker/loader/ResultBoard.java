@@ -56,6 +56,16 @@ final class ResultBoard {
         this.inOrder = inOrder;
     }
 
+    /** Makes worker {@code w}'s the first turn (a resumed stream pass); before any take. */
+    void startAt(int w) {
+        lock.lock();
+        try {
+            cursor = w;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Waits for room for one more batch of worker {@code w}. Worker side. */
     void acquireSlot(int w) throws InterruptedException {
         slots[w].acquire();

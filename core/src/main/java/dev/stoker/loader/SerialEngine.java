@@ -1,18 +1,16 @@
 package dev.stoker.loader;
 
 import dev.stoker.data.SampleStream;
-import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.data.WorkerScope;
 import dev.stoker.sampler.BatchSampler;
 import java.util.Iterator;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * Loads every batch in the consumer's thread, when it is asked for: {@code numWorkers(0)}. Nothing
  * is loaded ahead, so nothing is left to clean up but an open stream. The consumer's thread is
- * worker 0 of 1: fetches run with that {@link WorkerContext} and its generator for the epoch
+ * worker 0 of 1: fetches run with that {@link WorkerContext} and the batch's generator
  * ({@link WorkerContext#currentRandom()}); no {@code workerInit} hook runs, as in PyTorch.
  */
 final class SerialEngine<T> implements Engine {
@@ -25,9 +23,9 @@ final class SerialEngine<T> implements Engine {
     }
 
     @Override
-    public BatchSource start(long epoch, BatchPlan plan, DeliveryLog log) {
+    public BatchSource start(long epoch, BatchPlan plan, DeliveryLog log, StreamLog streams) {
         return settings.isStreaming()
-                ? new StreamPass<>(settings, maker, epoch)
+                ? new StreamPass<>(settings, maker, epoch, streams)
                 : new MapPass<>(settings, maker, epoch, plan, log);
     }
 
@@ -47,7 +45,6 @@ final class SerialEngine<T> implements Engine {
         private final BatchMaker<T> maker;
         private final long epoch;
         private final WorkerContext context;
-        private final SplittableRandom random;
         private Iterator<long[]> batches;
         private long k;
         private boolean closed;
@@ -59,7 +56,6 @@ final class SerialEngine<T> implements Engine {
             this.maker = maker;
             this.epoch = epoch;
             this.context = context(settings, epoch);
-            this.random = context.newRandom();
         }
 
         @Override
@@ -75,7 +71,8 @@ final class SerialEngine<T> implements Engine {
                 long position = plan.original(k++); // k advances also when the batch fails
                 Batch batch;
                 try {
-                    batch = WorkerScope.call(context, random, () -> maker.make(epoch, position, indices));
+                    batch = WorkerScope.call(context, context.batchRandomSeed(position),
+                            () -> maker.make(epoch, position, indices));
                 } catch (LoaderException e) {
                     throw ConcurrentFetchDataset.refine(e);
                 }
@@ -98,25 +95,30 @@ final class SerialEngine<T> implements Engine {
     /**
      * A streaming pass: this process is the only worker of its rank; consecutive samples of its
      * stream form the batches, the last one shorter unless dropLast. The stream is opened on the
-     * first request and closed at its end, on a failure, or when the pass is closed.
+     * first request (and moved past what a restored state had delivered) and closed at its end, on
+     * a failure, or when the pass is closed.
      */
     private static final class StreamPass<T> implements BatchSource {
         private final LoaderSettings<T> settings;
         private final BatchMaker<T> maker;
         private final long epoch;
         private final WorkerContext context;
-        private final SplittableRandom random;
+        private final StreamState start;
+        private final StreamMarks marks;
         private SampleStream<T> stream;
         private StreamReader<T> reader;
         private long k;
         private boolean finished;
 
-        StreamPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch) {
+        StreamPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, StreamLog log) {
             this.settings = settings;
             this.maker = maker;
             this.epoch = epoch;
             this.context = context(settings, epoch);
-            this.random = context.newRandom();
+            this.start = log.start();
+            this.marks = new StreamMarks(log);
+            this.k = start.batches()[0];
+            this.finished = start.ended()[0];
         }
 
         @Override
@@ -124,42 +126,73 @@ final class SerialEngine<T> implements Engine {
             if (finished) {
                 return null;
             }
-            return WorkerScope.call(context, random, this::read);
+            if (stream == null) {
+                WorkerScope.run(context, context.randomSeed(), this::open);
+            }
+            long batch = k;
+            return WorkerScope.call(context, context.streamRandomSeed(batch), this::read);
+        }
+
+        @Override
+        public void handedOut(Object item) {
+            marks.handedOut(item);
+        }
+
+        private void open() {
+            long skip = start.samples()[0];
+            try {
+                stream = settings.streamingDataset().open(context);
+            } catch (RuntimeException e) {
+                throw fail(skip, maker.failure("opening the stream for", epoch, k, new long[0], -1, e));
+            }
+            reader = new StreamReader<>(stream, maker.skips(), skip);
+            if (skip > 0) {
+                try {
+                    stream.skip(skip);
+                } catch (RuntimeException e) {
+                    throw fail(skip, maker.failure("moving past the " + skip + " samples delivered before the resume,"
+                            + " in the stream for", epoch, k, new long[0], -1, e));
+                }
+            }
+        }
+
+        /** Ends the pass after {@code failure}, which the consumer receives in this stream's place. */
+        private LoaderException fail(long position, LoaderException failure) {
+            try {
+                close(); // a stream that failed is not read further
+            } catch (RuntimeException closing) {
+                failure.addSuppressed(closing);
+            }
+            marks.mark(failure, new StreamMark(0, position, k, true));
+            return failure;
         }
 
         private Batch read() {
-            StreamingDataset<T> dataset = settings.streamingDataset();
-            long start = System.nanoTime();
-            if (stream == null) {
-                try {
-                    stream = dataset.open(context);
-                    reader = new StreamReader<>(stream, maker.skips());
-                } catch (RuntimeException e) {
-                    finished = true;
-                    throw maker.failure("opening the stream for", epoch, k, new long[0], -1, e);
-                }
-            }
+            long started = System.nanoTime();
             int size = settings.batchSize();
             List<T> samples;
             try {
                 samples = reader.read(size, epoch, k);
             } catch (RuntimeException e) {
-                LoaderException failure = maker.failure("reading sample " + reader.position() + " of the stream for",
-                        epoch, k, new long[0], -1, e);
-                try {
-                    close(); // a stream that failed is not read further
-                } catch (RuntimeException closing) {
-                    failure.addSuppressed(closing);
-                }
-                throw failure;
+                throw fail(reader.position(), maker.failure("reading sample " + reader.position()
+                        + " of the stream for", epoch, k, new long[0], -1, e));
             }
-            if (samples.size() < size) {
+            boolean last = samples.size() < size;
+            if (last) {
                 close(); // the stream is over: release it now, not when the consumer gets round to it
                 if (samples.isEmpty() || settings.dropLast()) {
                     return null;
                 }
             }
-            return maker.assemble(epoch, k++, new long[0], samples, System.nanoTime() - start);
+            long batch = k++;
+            try {
+                Batch made = maker.assemble(epoch, batch, new long[0], samples, System.nanoTime() - started);
+                marks.mark(made, new StreamMark(0, reader.position(), k, last));
+                return made;
+            } catch (LoaderException e) {
+                marks.mark(e, new StreamMark(0, reader.position(), k, last));
+                throw e;
+            }
         }
 
         @Override

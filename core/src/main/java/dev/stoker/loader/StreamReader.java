@@ -15,9 +15,11 @@ final class StreamReader<T> {
     private final SkippedSamples skips; // null under SamplePolicy.FAIL
     private long position;
 
-    StreamReader(SampleStream<T> stream, SkippedSamples skips) {
+    /** A reader of {@code stream}, which stands at sample {@code position} (after a resume's skip). */
+    StreamReader(SampleStream<T> stream, SkippedSamples skips, long position) {
         this.stream = stream;
         this.skips = skips;
+        this.position = position;
     }
 
     /** Samples read or skipped so far: the position in the stream of the next one. */

@@ -2,6 +2,7 @@ package dev.stoker.loader;
 
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.data.WorkerScope;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,31 +17,65 @@ import java.util.List;
  * worker's turn, naming the worker, and the other workers go on. Positions in its message (sample
  * and batch) count within that worker's stream. Under {@link SamplePolicy#SKIP} a sample whose
  * {@code next()} throws is left out and the stream read on ({@link StreamReader}).
+ *
+ * <p>Resume: a pass that starts from a restored {@link StreamState} has each worker skip the
+ * samples its stream had delivered ({@link SampleStream#skip}) and count its batches on from
+ * there, leaves out the workers whose stream was over, and starts at the saved turn. Each batch
+ * and failure carries a {@link StreamMark} to the consumer, so the {@link StreamLog} counts what
+ * was delivered, not what was read ahead.
  */
 final class StreamWorkerPass<T> extends WorkerPass<T> {
+    private final StreamState start;
+    private final StreamMarks marks;
 
-    StreamWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, WorkerCrew crew,
+    StreamWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, StreamLog log, WorkerCrew crew,
                      boolean ownsCrew, Duration grace) {
         super(settings, maker, epoch, crew, ownsCrew, grace);
+        this.start = log.start();
+        this.marks = new StreamMarks(log);
+        board.startAt(start.turn());
     }
 
     @Override
     Batch delivered(Batch batch, long batchesBefore) {
-        return new Batch(batch.epoch(), batchesBefore, batch.indices(), batch.data(), batch.buffers());
+        Batch numbered = new Batch(batch.epoch(), start.delivered() + batchesBefore, batch.indices(), batch.data(),
+                batch.buffers());
+        marks.replace(batch, numbered);
+        return numbered;
+    }
+
+    @Override
+    public void handedOut(Object item) {
+        marks.handedOut(item);
     }
 
     @Override
     void work(Worker worker, WorkerContext context) {
         int w = worker.id();
+        if (start.ended()[w]) {
+            return; // over before the stop
+        }
+        long skip = start.samples()[w];
+        long k = start.batches()[w];
         SampleStream<T> stream;
         try {
             stream = settings.streamingDataset().open(context);
         } catch (RuntimeException e) {
-            board.put(w, maker.failure("opening the stream for", epoch, 0, new long[0], -1, e).onWorker(worker.name()));
+            fail(w, k, skip, maker.failure("opening the stream for", epoch, k, new long[0], -1, e)
+                    .onWorker(worker.name()));
             return;
         }
         try {
-            read(worker, stream);
+            if (skip > 0) {
+                try {
+                    stream.skip(skip);
+                } catch (RuntimeException e) {
+                    fail(w, k, skip, maker.failure("moving past the " + skip + " samples delivered before the"
+                            + " resume, in the stream for", epoch, k, new long[0], -1, e).onWorker(worker.name()));
+                    return;
+                }
+            }
+            read(worker, context, new StreamReader<>(stream, maker.skips(), skip), k);
         } finally {
             try {
                 stream.close();
@@ -51,11 +86,15 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
         }
     }
 
-    private void read(Worker worker, SampleStream<T> stream) {
+    private void fail(int w, long k, long position, LoaderException failure) {
+        marks.mark(failure, new StreamMark(w, position, k, true));
+        board.put(w, failure);
+    }
+
+    private void read(Worker worker, WorkerContext context, StreamReader<T> reader, long firstBatch) {
         int w = worker.id();
         int size = settings.batchSize();
-        StreamReader<T> reader = new StreamReader<>(stream, maker.skips());
-        for (long k = 0; ; k++) {
+        for (long k = firstBatch; ; k++) {
             try {
                 board.acquireSlot(w);
             } catch (InterruptedException e) {
@@ -65,14 +104,16 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
                 return;
             }
             worker.working(k, new long[0]);
-            long start = System.nanoTime();
+            long started = System.nanoTime();
+            long batch = k;
             List<T> samples;
             try {
-                samples = reader.read(size, epoch, k);
+                samples = WorkerScope.call(context, context.streamRandomSeed(batch),
+                        () -> reader.read(size, epoch, batch));
             } catch (RuntimeException e) {
                 worker.idle();
-                board.put(w, maker.failure("reading sample " + reader.position() + " of the stream for", epoch, k,
-                        new long[0], -1, e).onWorker(worker.name()));
+                fail(w, k, reader.position(), maker.failure("reading sample " + reader.position()
+                        + " of the stream for", epoch, k, new long[0], -1, e).onWorker(worker.name()));
                 return;
             }
             if (samples.size() < size && (samples.isEmpty() || settings.dropLast())) {
@@ -80,15 +121,18 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
                 board.releaseSlot(w);
                 return;
             }
+            boolean last = samples.size() < size;
             Object result;
             try {
-                result = maker.assemble(epoch, k, new long[0], samples, System.nanoTime() - start);
+                result = maker.assemble(epoch, k, new long[0], samples, System.nanoTime() - started);
             } catch (LoaderException e) {
                 result = e.onWorker(worker.name());
             } finally {
                 worker.idle();
             }
-            if (!board.put(w, result) || samples.size() < size) {
+            // a batch that failed to collate does not end the stream: the next batch follows it
+            marks.mark(result, new StreamMark(w, reader.position(), k + 1, last));
+            if (!board.put(w, result) || last) {
                 return;
             }
         }

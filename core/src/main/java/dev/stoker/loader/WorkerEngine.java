@@ -42,7 +42,7 @@ final class WorkerEngine<T> implements Engine {
     }
 
     @Override
-    public synchronized BatchSource start(long epoch, BatchPlan plan, DeliveryLog log) {
+    public synchronized BatchSource start(long epoch, BatchPlan plan, DeliveryLog log, StreamLog streams) {
         if (closed) {
             throw new IllegalStateException("the workers of " + settings.datasetName() + " were stopped");
         }
@@ -57,7 +57,7 @@ final class WorkerEngine<T> implements Engine {
             crew = new WorkerCrew(settings.numWorkers());
         }
         WorkerPass<T> pass = settings.isStreaming()
-                ? new StreamWorkerPass<>(settings, maker, epoch, crew, !keep, grace)
+                ? new StreamWorkerPass<>(settings, maker, epoch, streams, crew, !keep, grace)
                 : new MapWorkerPass<>(settings, maker, epoch, plan, log, crew, !keep, grace);
         crew.submit(pass);
         return pass;

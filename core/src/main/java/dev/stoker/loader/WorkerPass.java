@@ -16,8 +16,9 @@ import java.util.concurrent.TimeoutException;
  * a {@link ResultBoard}.
  *
  * <p>Each worker runs its part inside a {@link WorkerScope} with its {@link WorkerContext} for the
- * epoch and its generator ({@link WorkerContext#newRandom()}), after the loader's
- * {@code workerInit} hook when that has not run in this thread yet.
+ * epoch and its own generator ({@link WorkerContext#randomSeed()}), after the loader's
+ * {@code workerInit} hook when that has not run in this thread yet; the fetches of each batch get
+ * the batch's generator (see {@link WorkerContext}).
  *
  * <p>Failures: a batch that fails reaches the consumer at its place, as the
  * {@link LoaderException} that {@link BatchMaker} made, naming the worker; the pass goes on. A
@@ -83,7 +84,7 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         WorkerContext context = new WorkerContext(worker.id(), crew.size(), settings.rank(), settings.worldSize(),
                 epoch, settings.seed());
         try {
-            WorkerScope.run(context, context.newRandom(), () -> {
+            WorkerScope.run(context, context.randomSeed(), () -> {
                 try {
                     worker.initOnce(settings.workerInit(), context);
                 } catch (RuntimeException e) {

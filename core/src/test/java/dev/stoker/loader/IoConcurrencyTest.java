@@ -142,9 +142,9 @@ class IoConcurrencyTest {
                     for (long x : b.tensor().toLongArray()) v.add(x);
                 }
             }
-            // sample 9 is in batch 1, made by worker 1
-            long workerSeed = Seeds.mix(3, 0, WorkerContext.RANDOM_STREAM, 1);
-            assertThat(v.get(9)).isEqualTo(Seeds.splitMix(Seeds.mix(workerSeed, 9), 0));
+            // sample 9 is in batch 1: its fetch draws from mix(batch 1's seed, 9)
+            long batchSeed = Seeds.mix(3, 0, WorkerContext.RANDOM_STREAM, 0, 1);
+            assertThat(v.get(9)).isEqualTo(Seeds.splitMix(Seeds.mix(batchSeed, 9), 0));
             assertThat(v).doesNotHaveDuplicates();
         }
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stoker.data.CountingDataset;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.WorkerContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -104,6 +106,56 @@ class ResumeTest {
             }
             assertThat(after.gets.get()).as(what + ": the resumed loader reads only what it delivers")
                     .isEqualTo(deliveredSamples);
+        }
+    }
+
+    @Test
+    void randomDrawsResumeToo() {
+        // sample i is i * 2^20 + a draw from the batch's generator, as a random transform would make it
+        Dataset<Long> draws = new Dataset<>() {
+            public long size() {
+                return 50;
+            }
+
+            public Long get(long i) {
+                return (i << 20) + (WorkerContext.currentRandom().nextLong() & 0xFFFFF);
+            }
+        };
+        Random random = new Random(7);
+        for (int trial = 0; trial < 20; trial++) {
+            int stop = random.nextInt(13);
+            int before = random.nextInt(4);
+            int after = random.nextInt(4);
+            List<Long> expected = new ArrayList<>();
+            List<Long> seen = new ArrayList<>();
+            try (DataLoader<Long> loader = DataLoader.builder(draws).batchSize(4).shuffle(true).seed(trial).build()) {
+                for (Batch b : loader) {
+                    try (b) {
+                        for (long v : b.tensor().toLongArray()) expected.add(v);
+                    }
+                }
+            }
+            LoaderState state;
+            try (DataLoader<Long> loader = DataLoader.builder(draws).batchSize(4).shuffle(true).seed(trial)
+                    .numWorkers(before).build()) {
+                BatchIterator it = loader.iterator();
+                for (int k = 0; k < stop; k++) {
+                    try (Batch b = it.next()) {
+                        for (long v : b.tensor().toLongArray()) seen.add(v);
+                    }
+                }
+                state = loader.state();
+            }
+            try (DataLoader<Long> loader = DataLoader.builder(draws).batchSize(4).shuffle(true).seed(trial)
+                    .numWorkers(after).build()) {
+                loader.restore(state);
+                for (Batch b : loader) {
+                    try (b) {
+                        for (long v : b.tensor().toLongArray()) seen.add(v);
+                    }
+                }
+            }
+            assertThat(seen).as("stop after %d, workers %d -> %d", stop, before, after).isEqualTo(expected);
         }
     }
 

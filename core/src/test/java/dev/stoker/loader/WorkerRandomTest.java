@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +54,7 @@ class WorkerRandomTest {
     }
 
     @Test
-    void eachWorkerDrawsFromItsOwnReproducibleStream() {
+    void eachBatchDrawsFromItsOwnReproducibleStream() {
         long seed = 99;
         List<Long> first;
         try (DataLoader<Long> a = loader(new Draws(), 3, seed); DataLoader<Long> b = loader(new Draws(), 3, seed)) {
@@ -60,17 +63,40 @@ class WorkerRandomTest {
             List<Long> second = values(a);
             assertThat(second).doesNotContainAnyElementsOf(first); // a new epoch, new draws
         }
-        assertThat(first).hasSize(48).doesNotHaveDuplicates(); // never repeated across workers
-        // the documented formula: worker w's generator is SplittableRandom(mix(seed, epoch, RANDOM_STREAM, w));
-        // with batch 4 and 3 workers its first sample is 4w, its second 4w + 1, and so on
-        for (int w = 0; w < 3; w++) {
-            long s = Seeds.mix(seed, 0, WorkerContext.RANDOM_STREAM, w);
-            assertThat(first.get(4 * w)).isEqualTo(Seeds.splitMix(s, 0));
-            assertThat(first.get(4 * w + 1)).isEqualTo(Seeds.splitMix(s, 1));
-            assertThat(first.get(4 * (w + 3))).isEqualTo(Seeds.splitMix(s, 4)); // its next batch, 3 later
+        assertThat(first).hasSize(48).doesNotHaveDuplicates(); // never repeated across batches
+        // the documented formula: batch b's generator is SplittableRandom(mix(seed, epoch, RANDOM_STREAM, rank, b));
+        // with batch size 4, batch b holds samples 4b .. 4b + 3, in draw order
+        for (int b = 0; b < 12; b++) {
+            long s = Seeds.mix(seed, 0, WorkerContext.RANDOM_STREAM, 0, b);
+            for (int j = 0; j < 4; j++) {
+                assertThat(first.get(4 * b + j)).isEqualTo(Seeds.splitMix(s, j));
+            }
+        }
+        for (int workers : new int[] {0, 1, 2, 5}) { // whoever makes the batch, the same draws
+            try (DataLoader<Long> other = loader(new Draws(), workers, seed)) {
+                assertThat(values(other)).as("%d workers", workers).isEqualTo(first);
+            }
         }
         try (DataLoader<Long> c = loader(new Draws(), 3, seed + 1)) {
             assertThat(values(c)).doesNotContainAnyElementsOf(first);
+        }
+    }
+
+    @Test
+    void aStreamingWorkerDrawsFromItsBatchesStreams() {
+        long seed = 5;
+        StreamingDataset<Long> draws = ctx -> SampleStream.of(
+                Stream.generate(() -> WorkerContext.currentRandom().nextLong()).limit(10).iterator());
+        try (DataLoader<Long> loader = DataLoader.builder(draws).batchSize(4).numWorkers(2).seed(seed).build()) {
+            List<Long> v = values(loader);
+            // in turn: worker 0's batch 0, worker 1's batch 0, worker 0's batch 1, ...
+            WorkerContext w1 = new WorkerContext(1, 2, 0, 1, 0, seed);
+            assertThat(v.subList(4, 8)).containsExactly(Seeds.splitMix(w1.streamRandomSeed(0), 0),
+                    Seeds.splitMix(w1.streamRandomSeed(0), 1), Seeds.splitMix(w1.streamRandomSeed(0), 2),
+                    Seeds.splitMix(w1.streamRandomSeed(0), 3));
+            assertThat(v.get(12)).isEqualTo(Seeds.splitMix(w1.streamRandomSeed(1), 0));
+            assertThat(w1.streamRandomSeed(1)).isEqualTo(Seeds.mix(Seeds.mix(seed, 0, WorkerContext.RANDOM_STREAM, 1), 1));
+            assertThat(v).hasSize(20).doesNotHaveDuplicates();
         }
     }
 
@@ -79,9 +105,8 @@ class WorkerRandomTest {
         Draws ds = new Draws();
         try (DataLoader<Long> loader = loader(ds, 0, 7)) {
             List<Long> v = values(loader);
-            long s = Seeds.mix(7, 0, WorkerContext.RANDOM_STREAM, 0);
-            assertThat(v.get(0)).isEqualTo(Seeds.splitMix(s, 0));
-            assertThat(v.get(47)).isEqualTo(Seeds.splitMix(s, 47));
+            assertThat(v.get(0)).isEqualTo(Seeds.splitMix(Seeds.mix(7, 0, WorkerContext.RANDOM_STREAM, 0, 0), 0));
+            assertThat(v.get(47)).isEqualTo(Seeds.splitMix(Seeds.mix(7, 0, WorkerContext.RANDOM_STREAM, 0, 11), 3));
             assertThat(ds.where).allMatch(w -> w.contains("@0/1@"));
         }
     }
