@@ -61,6 +61,30 @@ final class FixedLengthStream implements SampleStream<TarSample> {
         return samples.next();
     }
 
+    /** Moves past {@code n} samples through the shards' own skip, passing over shards their sidecars count. */
+    @Override
+    public long skip(long n) {
+        long want = Math.min(n, length - emitted);
+        long done = 0;
+        while (done < want) {
+            long got = chain.skip(want - done);
+            done += got;
+            emitted += got;
+            passWasEmpty &= got == 0;
+            if (done < want) { // this pass is over: the next one starts from the first shard again
+                if (passWasEmpty) {
+                    throw new IllegalStateException("this worker's shards hold no samples, so it cannot deliver "
+                            + length + " samples per epoch (fewer shards than workers, or empty shards?)");
+                }
+                chain.close();
+                chain = passes.get();
+                samples = chain;
+                passWasEmpty = true;
+            }
+        }
+        return done;
+    }
+
     @Override
     public void close() {
         chain.close();

@@ -2,7 +2,10 @@ package dev.stoker.formats.tar;
 
 import dev.stoker.data.SampleStream;
 import java.lang.foreign.Arena;
+import java.io.IOException;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -73,6 +76,55 @@ public final class ShardChain implements SampleStream<TarSample> {
         TarSample s = next;
         next = null;
         return s;
+    }
+
+    /**
+     * Moves past {@code n} samples, for a resumed loader. A local shard with a valid {@code .idx}
+     * sidecar that lies wholly inside the skipped samples is passed over without opening it; the
+     * shard where the skip ends is opened and walked member header by member header (a local shard
+     * is memory-mapped, so the samples' bytes are not read). A shard without a sidecar, or one
+     * streamed over HTTP, is walked the same way.
+     */
+    @Override
+    public long skip(long n) {
+        long done = 0;
+        if (n > 0 && next != null) {
+            next = null;
+            done++;
+        }
+        while (done < n) {
+            if (groups == null && nextShard < shards.size()) {
+                int count = indexedSampleCount(shards.get(nextShard));
+                if (count >= 0 && count <= n - done) {
+                    nextShard++;
+                    done += count;
+                    continue;
+                }
+            }
+            if (!hasNext()) {
+                break;
+            }
+            next = null;
+            done++;
+        }
+        return done;
+    }
+
+    /** The samples in a local shard as its sidecar says, or -1 when it has none (or a stale or bad one, or is remote). */
+    private static int indexedSampleCount(String shard) {
+        if (HttpShards.isUrl(shard)) {
+            return -1;
+        }
+        try {
+            Path path = ShardSources.localPath(shard);
+            Path sidecar = ShardIndex.sidecar(path);
+            if (!Files.isRegularFile(sidecar)) {
+                return -1;
+            }
+            return ShardIndex.read(sidecar, Files.size(path)).sampleCount();
+        } catch (IOException | RuntimeException e) {
+            return -1; // walked instead: the walk reports what is wrong with the shard, if anything
+        }
     }
 
     /** Shards given up on (corrupt, truncated, unreachable) under the skip policy. */

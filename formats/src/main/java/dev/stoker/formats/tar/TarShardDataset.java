@@ -26,6 +26,11 @@ import java.util.List;
  * <p>NOTE: a local shard is mapped into an automatic arena, so a sample's segments stay valid for
  * as long as the sample is reachable, also after the stream moved to the next shard; the map is
  * released by the garbage collector.
+ *
+ * <p>Resume ({@code DataLoader.state()/restore}): a resumed worker's stream passes over the shards
+ * it had delivered whole, using their {@code .idx} sidecars without opening them, and walks the
+ * member headers of the shard where it stood. With a shuffle buffer the samples are read again up
+ * to that point (the buffer's contents are a function of them), but none is decoded by the loader.
  */
 public final class TarShardDataset implements StreamingDataset<TarSample> {
     private final List<String> shards;

@@ -1,0 +1,136 @@
+package dev.stoker.formats.tar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stoker.loader.Batch;
+import dev.stoker.loader.BatchIterator;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Tar shards resume mid-epoch: the batches before a stop and after the restore are those of an
+ * uninterrupted run, with shard shuffling, a shuffle buffer and fixed-length epochs; shards that the
+ * resume passes over whole are not opened (their sidecars count their samples).
+ */
+class TarShardResumeTest {
+    private static final int EPOCHS = 2;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void shards() {
+        try (ShardWriter w = ShardWriter.builder(dir.resolve("R-%02d.tar").toString()).maxSamples(13).build()) {
+            for (int i = 0; i < 100; i++) {
+                w.write(String.format("%04d", i), Map.of("cls", Integer.toString(i).getBytes()));
+            }
+        }
+    }
+
+    private DataLoader<TarSample> loader(TarShardDataset ds, int workers) {
+        return DataLoader.builder(ds).batchSize(8).numWorkers(workers).seed(11)
+                .collate((samples, memory) -> samples.stream().map(s -> s.string("cls")).toList()).build();
+    }
+
+    private static String describe(Batch b) {
+        return b.epoch() + "/" + b.index() + "=" + b.data();
+    }
+
+    private List<String> uninterrupted(TarShardDataset ds, int workers) {
+        List<String> out = new ArrayList<>();
+        try (DataLoader<TarSample> loader = loader(ds, workers)) {
+            for (int e = 0; e < EPOCHS; e++) {
+                for (Batch b : loader) {
+                    try (b) {
+                        out.add(describe(b));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aResumedEpochGoesOnAsIfUninterrupted() {
+        Random random = new Random(5);
+        for (int trial = 0; trial < 24; trial++) {
+            int workers = random.nextInt(3);
+            TarShardDataset ds = TarShardDataset.builder(dir.resolve("R-{00..07}.tar").toString())
+                    .shuffleShards(random.nextBoolean()).shuffleBuffer(random.nextBoolean() ? 20 : 0)
+                    .samplesPerWorker(random.nextBoolean() ? 70 / Math.max(1, workers) : 0).build();
+            List<String> expected = uninterrupted(ds, workers);
+            int stop = random.nextInt(expected.size() + 1);
+            String what = "trial " + trial + ", " + workers + " workers, stop after " + stop;
+            List<String> seen = new ArrayList<>();
+            LoaderState state;
+            try (DataLoader<TarSample> loader = loader(ds, workers)) {
+                outer:
+                for (int e = 0; e < EPOCHS; e++) {
+                    BatchIterator it = loader.iterator();
+                    while (it.hasNext()) {
+                        if (seen.size() == stop) {
+                            break outer;
+                        }
+                        try (Batch b = it.next()) {
+                            seen.add(describe(b));
+                        }
+                    }
+                }
+                state = loader.state();
+            }
+            try (DataLoader<TarSample> loader = loader(ds, workers)) {
+                loader.restore(state);
+                for (long e = state.epoch(); e < EPOCHS; e++) {
+                    for (Batch b : loader) {
+                        try (b) {
+                            seen.add(describe(b));
+                        }
+                    }
+                }
+            }
+            assertThat(seen).as(what).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
+    void shardsPassedOverWholeAreNotOpened() throws Exception {
+        TarShardDataset ds = TarShardDataset.builder(dir.resolve("R-{00..07}.tar").toString()).build();
+        LoaderState state;
+        try (DataLoader<TarSample> loader = loader(ds, 0)) {
+            BatchIterator it = loader.iterator();
+            for (int k = 0; k < 5; k++) {
+                it.next().close(); // 40 samples: shards 0, 1 and 2 (13 each) and one of shard 3
+            }
+            state = loader.state();
+        }
+        for (int s = 0; s < 3; s++) { // the same length, so the sidecars still match, but no tar inside
+            Path shard = dir.resolve(String.format("R-%02d.tar", s));
+            Files.write(shard, new byte[(int) Files.size(shard)]);
+        }
+        List<String> rest = new ArrayList<>();
+        try (DataLoader<TarSample> loader = loader(ds, 0)) {
+            loader.restore(state);
+            for (Batch b : loader) {
+                try (b) {
+                    @SuppressWarnings("unchecked")
+                    List<String> labels = (List<String>) b.data();
+                    rest.addAll(labels);
+                }
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 40; i < 100; i++) {
+            expected.add(Integer.toString(i));
+        }
+        assertThat(rest).containsExactlyElementsOf(expected);
+    }
+}
