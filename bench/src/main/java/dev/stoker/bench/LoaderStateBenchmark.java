@@ -1,11 +1,14 @@
 package dev.stoker.bench;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderState;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code snapshot_every_n_steps} exists because its snapshot is expensive): {@code state()} in the
  * middle of a shuffled epoch of a million samples, delivered in order or as ready by 4 workers,
  * against the baseline of taking the next batch of the same pass ({@code nextBatch}), the step it
- * would sit beside.
+ * would sit beside; and {@code streamState()}, the state of a streaming loader with 4 workers
+ * (one position per stream).
  *
  * <pre>
  * java -jar bench/target/benchmarks.jar LoaderStateBenchmark
@@ -70,6 +74,35 @@ public class LoaderStateBenchmark {
     public void tearDown() {
         pass.close();
         loader.close();
+    }
+
+    /** A streaming loader of 4 workers, each stream counting up, mid-epoch. */
+    @State(Scope.Benchmark)
+    public static class Streaming {
+        DataLoader<Long> loader;
+        BatchIterator pass;
+
+        @Setup
+        public void setUp() {
+            StreamingDataset<Long> counting = ctx -> SampleStream.of(LongStream.iterate(ctx.globalWorkerId(),
+                    i -> i + ctx.globalWorkers()).boxed().iterator());
+            loader = DataLoader.builder(counting).batchSize(32).seed(1).numWorkers(4).build();
+            pass = loader.iterator();
+            for (int i = 0; i < 100; i++) {
+                pass.next().close();
+            }
+        }
+
+        @TearDown
+        public void tearDown() {
+            pass.close();
+            loader.close();
+        }
+    }
+
+    @Benchmark
+    public LoaderState streamState(Streaming s) {
+        return s.loader.state();
     }
 
     @Benchmark

@@ -108,6 +108,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
                 log.delivered(le.batchIndex()); // its error took its place: resume goes on after it
             }
             source.handedOut(e);
+            loader.received();
             throw e;
         }
         Batch b = pending;
@@ -117,6 +118,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
             log.delivered(b.index());
         }
         source.handedOut(b);
+        loader.received();
         return b;
     }
 

@@ -13,6 +13,7 @@ import dev.stoker.sampler.Sampler;
 import dev.stoker.sampler.SequentialSampler;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -72,6 +73,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
     /** Where the next streaming pass starts: null for the start of the epoch, or a restored state. */
     private StreamState nextStreams;
+    /** Batches the consumer has received from this loader, for {@code snapshotEvery}. */
+    private long received;
+    private volatile LoaderState lastSnapshot;
     private boolean closed;
 
     DataLoader(LoaderSettings<T> settings, BufferPool pool, boolean ownsPool) {
@@ -125,6 +129,33 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         current = new BatchIterator(this, epoch, engine.start(epoch, plan, log, streams), log, streams);
         last = current;
         return current;
+    }
+
+    /** Called by a pass when the consumer receives a batch (or its error): takes a snapshot when due. */
+    void received() {
+        long every = settings.snapshotEvery();
+        if (every == 0) {
+            return;
+        }
+        LoaderState snapshot;
+        synchronized (this) {
+            if (++received % every != 0) {
+                return;
+            }
+            snapshot = state();
+            lastSnapshot = snapshot;
+        }
+        if (settings.onSnapshot() != null) {
+            settings.onSnapshot().accept(snapshot);
+        }
+    }
+
+    /**
+     * The state taken after the last {@code n}-th batch ({@link LoaderBuilder#snapshotEvery}), for
+     * a thread other than the consumer's; empty before the first, or without {@code snapshotEvery}.
+     */
+    public Optional<LoaderState> lastSnapshot() {
+        return Optional.ofNullable(lastSnapshot);
     }
 
     /** Called by a pass when it closes. */

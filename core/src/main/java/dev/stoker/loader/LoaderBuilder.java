@@ -57,6 +57,8 @@ public final class LoaderBuilder<T> {
     private Consumer<WorkerContext> workerInit;
     private int ioConcurrency;
     private SamplePolicy badSamples = SamplePolicy.FAIL;
+    private long snapshotEvery;
+    private Consumer<LoaderState> onSnapshot;
 
     LoaderBuilder(Dataset<T> dataset, StreamingDataset<T> streaming) {
         this.dataset = dataset;
@@ -243,6 +245,42 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * Takes the loader's {@link DataLoader#state() state} after every {@code n}-th batch the
+     * consumer receives (counted over the loader's life, across epochs) and keeps it as
+     * {@link DataLoader#lastSnapshot()}, torchdata's {@code snapshot_every_n_steps}: for a
+     * checkpoint written by another thread, which reads the last snapshot without racing the
+     * training loop. A state costs about 0.1 µs, so {@code n = 1} is fine.
+     *
+     * <pre>{@code
+     * DataLoader.builder(ds).batchSize(64).snapshotEvery(1000).build();
+     * // in the checkpoint thread:
+     * loader.lastSnapshot().ifPresent(state -> save(state));
+     * }</pre>
+     */
+    public LoaderBuilder<T> snapshotEvery(long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("snapshotEvery takes a state every n batches, n at least 1, not " + n);
+        }
+        this.snapshotEvery = n;
+        return this;
+    }
+
+    /**
+     * As {@link #snapshotEvery(long)}, and gives each snapshot to {@code listener}, in the
+     * consumer's thread, right after the batch that completes the {@code n}: a place to write it
+     * out (keep it short; the training step waits).
+     *
+     * <pre>{@code
+     * DataLoader.builder(ds).batchSize(64).snapshotEvery(500, state -> queue.offer(state)).build();
+     * }</pre>
+     */
+    public LoaderBuilder<T> snapshotEvery(long n, Consumer<LoaderState> listener) {
+        snapshotEvery(n);
+        this.onSnapshot = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /**
      * The I/O mode, for datasets that wait rather than compute (remote storage, network
      * file systems, slow disks): the samples of each batch are fetched at once, each
      * {@code get} on a virtual thread of its own, at most {@code concurrency} fetches waiting
@@ -312,7 +350,7 @@ public final class LoaderBuilder<T> {
         Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
         LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
                 c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
-                workerInit, ioConcurrency, badSamples);
+                workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot);
         boolean own = pool == null;
         BufferPool p = own
                 ? BufferPool.builder()

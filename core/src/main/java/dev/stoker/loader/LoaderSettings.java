@@ -19,6 +19,8 @@ import java.util.function.Consumer;
  * @param workerInit    run once in each worker thread when it starts, or {@code null}
  * @param ioConcurrency sample fetches that may wait at once (the I/O mode), or 0 for none
  * @param badSamples    what to do with a sample that cannot be read
+ * @param snapshotEvery take a state every this many batches delivered, or 0 for never
+ * @param onSnapshot    given each snapshot, or {@code null}
  */
 record LoaderSettings<T>(
         String datasetName,
@@ -38,7 +40,9 @@ record LoaderSettings<T>(
         int worldSize,
         Consumer<WorkerContext> workerInit,
         int ioConcurrency,
-        SamplePolicy badSamples) {
+        SamplePolicy badSamples,
+        long snapshotEvery,
+        Consumer<LoaderState> onSnapshot) {
 
     boolean isStreaming() {
         return streamingDataset != null;
