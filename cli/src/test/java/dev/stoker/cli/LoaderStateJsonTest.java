@@ -3,7 +3,12 @@ package dev.stoker.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.loader.BatchIterator;
+import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderState;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /** A loader's state goes through Jackson as it is, and stays small. */
@@ -20,5 +25,25 @@ class LoaderStateJsonTest {
         assertThat(back).isEqualTo(state);
         assertThat(text.length()).isLessThan(1024);
         assertThat(text).contains("\"epoch\":7", "\"nextBatch\":1234", "\"deliveredAhead\":[1236,1240]");
+    }
+
+    @Test
+    void aStreamingStateWithSixteenWorkersToo() throws Exception {
+        StreamingDataset<Long> counting = ctx -> SampleStream.of(LongStream.range(0, 10_000).boxed().iterator());
+        LoaderState state;
+        try (DataLoader<Long> loader = DataLoader.builder(counting).batchSize(32).numWorkers(16).seed(5).build()) {
+            BatchIterator it = loader.iterator();
+            for (int i = 0; i < 37; i++) {
+                it.next().close();
+            }
+            state = loader.state();
+        }
+        ObjectMapper json = new ObjectMapper();
+        String text = json.writeValueAsString(state);
+        LoaderState back = json.readValue(text, LoaderState.class);
+
+        assertThat(back).isEqualTo(state);
+        assertThat(back.streams().samples()[4]).isEqualTo(3 * 32);
+        assertThat(text.length()).isLessThan(1024);
     }
 }
