@@ -1,7 +1,10 @@
 package dev.stoker.sampler;
 
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.PrimitiveIterator;
 
 /**
  * Batches for data-parallel training whose global order does not depend on the number of ranks,
@@ -21,6 +24,11 @@ import java.util.NoSuchElementException;
  * BatchSampler mine = new ElasticBatchSampler(1_000_000, 512, true, 42, false, rank, worldSize);
  * DataLoader<Sample> loader = DataLoader.builder(dataset).batchSampler(mine).seed(42).build();
  * }</pre>
+ *
+ * <p>The global order may also be any {@link Sampler}'s ({@link #over}), for instance a
+ * {@link BlockShuffleSampler} whose blocks are the shards of an indexed tar dataset: then the job
+ * reads a few shards at a time, as a streaming reader would, and still resumes on any number of
+ * ranks and workers (MosaicML Streaming's model).
  */
 public final class ElasticBatchSampler implements BatchSampler {
     private final long datasetSize;
@@ -30,6 +38,7 @@ public final class ElasticBatchSampler implements BatchSampler {
     private final boolean dropLast;
     private final int rank;
     private final int worldSize;
+    private final Sampler order; // the global order, or null for (seed, epoch)'s Feistel permutation or 0, 1, ...
 
     /**
      * @throws IllegalArgumentException for a rank outside the world, or a global batch smaller
@@ -37,6 +46,11 @@ public final class ElasticBatchSampler implements BatchSampler {
      */
     public ElasticBatchSampler(long datasetSize, int globalBatchSize, boolean shuffle, long seed, boolean dropLast,
                                int rank, int worldSize) {
+        this(datasetSize, globalBatchSize, shuffle, seed, dropLast, rank, worldSize, null);
+    }
+
+    private ElasticBatchSampler(long datasetSize, int globalBatchSize, boolean shuffle, long seed, boolean dropLast,
+                                int rank, int worldSize, Sampler order) {
         if (datasetSize < 0) {
             throw new IllegalArgumentException("a dataset size is 0 or more, not " + datasetSize);
         }
@@ -54,6 +68,24 @@ public final class ElasticBatchSampler implements BatchSampler {
         this.dropLast = dropLast;
         this.rank = rank;
         this.worldSize = worldSize;
+        this.order = order;
+    }
+
+    /**
+     * Global batches of {@code globalBatchSize} cut from {@code order}'s indices, in its order, split
+     * across the ranks as the class comment says. The order must not depend on the rank or the
+     * world size (no {@link DistributedSampler}).
+     *
+     * <pre>{@code
+     * // shards of 1000 samples, 8 open at a time, global batches of 512 on any number of ranks
+     * Sampler shardLocal = new BlockShuffleSampler(tars.size(), 1000, 8, 42);
+     * BatchSampler mine = ElasticBatchSampler.over(shardLocal, 512, false, rank, worldSize);
+     * }</pre>
+     */
+    public static ElasticBatchSampler over(Sampler order, int globalBatchSize, boolean dropLast, int rank,
+                                           int worldSize) {
+        return new ElasticBatchSampler(Objects.requireNonNull(order, "order").size(), globalBatchSize, false, 0,
+                dropLast, rank, worldSize, order);
     }
 
     @Override
@@ -68,6 +100,9 @@ public final class ElasticBatchSampler implements BatchSampler {
 
     @Override
     public Iterator<long[]> iterator(long epoch) {
+        if (this.order != null) {
+            return overOrder(this.order.iterator(epoch));
+        }
         FeistelPermutation order = shuffle && datasetSize > 0 ? FeistelPermutation.of(datasetSize, seed, epoch) : null;
         long batches = size();
         return new Iterator<>() {
@@ -97,8 +132,40 @@ public final class ElasticBatchSampler implements BatchSampler {
         };
     }
 
+    /** The batches of a sampler's order: each global batch read into a buffer, then sliced. */
+    private Iterator<long[]> overOrder(PrimitiveIterator.OfLong indices) {
+        long batches = size();
+        long[] global = new long[globalBatchSize];
+        return new Iterator<>() {
+            private long g;
+
+            @Override
+            public boolean hasNext() {
+                return g < batches;
+            }
+
+            @Override
+            public long[] next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                int n = (int) Math.min(globalBatchSize, datasetSize - g * globalBatchSize);
+                for (int i = 0; i < n; i++) {
+                    global[i] = indices.nextLong();
+                }
+                g++;
+                int from = (int) sliceStart(n, rank);
+                return Arrays.copyOfRange(global, from, (int) sliceStart(n, rank + 1));
+            }
+        };
+    }
+
     @Override
     public String toString() {
+        if (order != null) {
+            return "ElasticBatchSampler(global batch " + globalBatchSize + " of " + order + ", rank " + rank + " of "
+                    + worldSize + (dropLast ? ", drop last" : "") + ")";
+        }
         return "ElasticBatchSampler(" + datasetSize + " samples, global batch " + globalBatchSize + ", rank " + rank
                 + " of " + worldSize + (shuffle ? ", shuffled, seed " + seed : "") + (dropLast ? ", drop last" : "")
                 + ")";

@@ -85,12 +85,13 @@ class ElasticBatchSamplerTest {
             int global = 12 * (1 + random.nextInt(3));
             long size = global + random.nextInt(200);
             long seed = random.nextLong();
+            boolean blocks = random.nextBoolean(); // the global order of a block shuffle, shard-local
             ElasticBatchSampler probe = new ElasticBatchSampler(size, global, true, seed, true, 0, 1);
             long stopAt = random.nextInt((int) probe.size() + 1);
             List<Long> seen = new ArrayList<>();
             LoaderState state = null;
             for (int r = 0; r < before; r++) {
-                try (DataLoader<Long> loader = loader(size, global, seed, r, before, random.nextInt(3))) {
+                try (DataLoader<Long> loader = loader(size, global, seed, r, before, random.nextInt(3), blocks)) {
                     BatchIterator it = loader.iterator();
                     for (long k = 0; k < stopAt; k++) {
                         try (Batch b = it.next()) {
@@ -105,7 +106,7 @@ class ElasticBatchSamplerTest {
                 }
             }
             for (int r = 0; r < after; r++) {
-                try (DataLoader<Long> loader = loader(size, global, seed, r, after, random.nextInt(3))) {
+                try (DataLoader<Long> loader = loader(size, global, seed, r, after, random.nextInt(3), blocks)) {
                     loader.restore(state);
                     BatchIterator it = loader.iterator();
                     if (state.epoch() > 0) {
@@ -121,15 +122,47 @@ class ElasticBatchSamplerTest {
                     }
                 }
             }
-            String what = "trial " + trial + ": " + before + " -> " + after + " ranks, stop at " + stopAt;
+            String what = "trial " + trial + ": " + before + " -> " + after + " ranks, stop at " + stopAt
+                    + (blocks ? ", block shuffle" : "");
             assertThat(seen).as(what).hasSize((int) (probe.size() * global)).doesNotHaveDuplicates();
         }
     }
 
-    private static DataLoader<Long> loader(long size, int global, long seed, int rank, int world, int workers) {
-        return DataLoader.builder(new CountingDataset(size))
-                .batchSampler(new ElasticBatchSampler(size, global, true, seed, true, rank, world))
-                .seed(seed).numWorkers(workers).build();
+    private static DataLoader<Long> loader(long size, int global, long seed, int rank, int world, int workers,
+                                           boolean blocks) {
+        BatchSampler sampler = blocks
+                ? ElasticBatchSampler.over(new BlockShuffleSampler(size, 10, 2, seed), global, true, rank, world)
+                : new ElasticBatchSampler(size, global, true, seed, true, rank, world);
+        return DataLoader.builder(new CountingDataset(size)).batchSampler(sampler).seed(seed).numWorkers(workers)
+                .build();
+    }
+
+    @Test
+    void overASamplerTheGlobalBatchesFollowItsOrder() {
+        Sampler order = new BlockShuffleSampler(103, 10, 2, 5);
+        List<Long> expected = new ArrayList<>();
+        order.iterator(2).forEachRemaining((long i) -> expected.add(i));
+        for (int world = 1; world <= 4; world++) {
+            List<List<Long>> ranks = new ArrayList<>();
+            for (int r = 0; r < world; r++) {
+                List<Long> mine = new ArrayList<>();
+                ElasticBatchSampler.over(order, 20, false, r, world).iterator(2)
+                        .forEachRemaining(b -> Arrays.stream(b).forEach(mine::add));
+                ranks.add(mine);
+            }
+            // global batch g is the g-th 20 of the order, its slices in rank order
+            List<Long> joined = new ArrayList<>();
+            int[] at = new int[world];
+            for (int g = 0; g < 6; g++) {
+                int n = Math.min(20, 103 - 20 * g);
+                for (int r = 0; r < world; r++) {
+                    int len = n / world + (r < n % world ? 1 : 0);
+                    joined.addAll(ranks.get(r).subList(at[r], at[r] + len));
+                    at[r] += len;
+                }
+            }
+            assertThat(joined).as("world %d", world).containsExactlyElementsOf(expected);
+        }
     }
 
     @Test
