@@ -44,7 +44,7 @@ public final class Datasets {
                         + " (at position " + i + ") is outside [0, " + size + ")");
             }
         }
-        return new SubsetDataset<>(dataset, copy);
+        return SubsetDataset.of(dataset, copy);
     }
 
     /** {@code datasets} one after another; see {@link ConcatDataset}. */
@@ -153,7 +153,7 @@ public final class Datasets {
         List<SubsetDataset<T>> out = new ArrayList<>(lengths.length);
         long from = 0;
         for (long length : lengths) {
-            out.add(new SubsetDataset<>(dataset, order, from, length));
+            out.add(SubsetDataset.of(dataset, order, from, length));
             from += length;
         }
         return List.copyOf(out);

@@ -14,8 +14,11 @@ import java.util.Objects;
  * <p>The indices are either an array (from {@link Datasets#subset}) or a range of positions of a
  * {@link FeistelPermutation} (from {@link Datasets#randomSplit}), which holds no memory per
  * sample, so that a dataset of billions of samples can be split.
+ *
+ * <p>The subset of a {@link FillableDataset} is fillable too ({@link FillableSubsetDataset}), so
+ * that a split of a tensor or HDF5 dataset keeps the loader's zero-copy fill path.
  */
-public final class SubsetDataset<T> implements Dataset<T> {
+public sealed class SubsetDataset<T> implements Dataset<T> permits FillableSubsetDataset {
     private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
 
     private final Dataset<T> dataset;
@@ -24,6 +27,18 @@ public final class SubsetDataset<T> implements Dataset<T> {
     private final long[] indices;
     private final FeistelPermutation permutation;
     private final long offset;
+
+    /** The subset of {@code dataset} at {@code indices}: fillable when the dataset is. */
+    static <T> SubsetDataset<T> of(Dataset<T> dataset, long[] indices) {
+        return dataset instanceof FillableDataset<T> f ? new FillableSubsetDataset<>(f, indices)
+                : new SubsetDataset<>(dataset, indices);
+    }
+
+    /** The subset of {@code dataset} at positions of a permutation: fillable when the dataset is. */
+    static <T> SubsetDataset<T> of(Dataset<T> dataset, FeistelPermutation permutation, long offset, long size) {
+        return dataset instanceof FillableDataset<T> f ? new FillableSubsetDataset<>(f, permutation, offset, size)
+                : new SubsetDataset<>(dataset, permutation, offset, size);
+    }
 
     /** Takes ownership of {@code indices}; the caller checks them ({@link Datasets#subset} does). */
     SubsetDataset(Dataset<T> dataset, long[] indices) {
@@ -55,11 +70,7 @@ public final class SubsetDataset<T> implements Dataset<T> {
 
     @Override
     public List<T> getBatch(long[] batch) {
-        long[] parent = new long[batch.length];
-        for (int i = 0; i < batch.length; i++) {
-            parent[i] = parentIndex(batch[i]);
-        }
-        return dataset.getBatch(parent);
+        return dataset.getBatch(parentIndices(batch));
     }
 
     /** The parent's index of sample {@code index} of this subset. */
@@ -92,6 +103,15 @@ public final class SubsetDataset<T> implements Dataset<T> {
     /** The dataset the samples come from. */
     public Dataset<T> dataset() {
         return dataset;
+    }
+
+    /** The parent's indices of the samples at {@code batch}. */
+    final long[] parentIndices(long[] batch) {
+        long[] parent = new long[batch.length];
+        for (int i = 0; i < batch.length; i++) {
+            parent[i] = parentIndex(batch[i]);
+        }
+        return parent;
     }
 
     @Override

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.BatchSlots;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.Datasets;
+import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
 import dev.stoker.memory.BufferPool;
@@ -86,6 +89,36 @@ class FillPathTest {
                 assertThat(pool.lentBytes()).isZero();
                 assertThat(pool.leaks()).isEmpty();
             }
+        }
+    }
+
+    @Test
+    void subsetsAndRandomSplitsOfAFillableDatasetAreFilledToo() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int trial = 0; trial < 20; trial++) {
+            SampleLayout layout = RandomLayoutDataset.randomLayout(rnd);
+            long size = rnd.nextInt(2, 50);
+            long seed = rnd.nextLong();
+            boolean batched = rnd.nextBoolean();
+            RandomLayoutDataset filled = batched ? RandomLayoutDataset.batched(size, seed, layout)
+                    : new RandomLayoutDataset(size, seed, layout);
+            RandomLayoutDataset collated = new RandomLayoutDataset(size, seed, layout);
+            long[] picks = rnd.longs(rnd.nextInt(1, 30), 0, size).toArray();
+            List<Dataset<Object>> fillParts = new ArrayList<>(List.of(Datasets.subset(filled, picks)));
+            fillParts.addAll(Datasets.randomSplit(filled, new double[] {0.5, 0.5}, seed));
+            List<Dataset<Object>> collateParts = new ArrayList<>(List.of(Datasets.subset(collated, picks)));
+            collateParts.addAll(Datasets.randomSplit(collated, new double[] {0.5, 0.5}, seed));
+            for (int p = 0; p < fillParts.size(); p++) {
+                assertThat(fillParts.get(p)).isInstanceOf(FillableDataset.class);
+                try (DataLoader<Object> a = DataLoader.builder(fillParts.get(p)).batchSize(4).shuffle(true).seed(p)
+                             .build();
+                     DataLoader<Object> b = DataLoader.builder(collateParts.get(p)).batchSize(4).shuffle(true).seed(p)
+                             .collate(DefaultCollate.instance()).build()) {
+                    assertThat(describePass(a)).as("trial %d, part %d", trial, p).isEqualTo(describePass(b));
+                }
+            }
+            assertThat(filled.gets.get()).as("the fill path fetches no sample objects").isZero();
+            assertThat(batched ? filled.batchFills.get() : filled.fills.get()).isPositive();
         }
     }
 
