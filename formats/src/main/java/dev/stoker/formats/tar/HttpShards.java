@@ -1,6 +1,5 @@
 package dev.stoker.formats.tar;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -14,12 +13,16 @@ import java.time.Duration;
  * it arrives, never loaded whole. The read-ahead is bounded by a buffer of {@code readAhead}
  * bytes on top of the HTTP client's own flow-control window.
  *
- * <p>NOTE: the JDK client has no read timeout once the headers have arrived; a server that stops
- * sending without closing the connection stalls the reading worker (the loader's timeout reports it).
+ * <p>The JDK client has no read timeout once the headers have arrived, so the body is read through
+ * a {@link StallGuardInputStream}: a server that stops sending for the stall timeout (default
+ * {@link #DEFAULT_STALL_TIMEOUT}) without closing the connection fails the shard with an error
+ * naming it, rather than hanging its worker.
  */
 public final class HttpShards {
     /** The buffer between the socket and the tar parser when none is given. */
     public static final int DEFAULT_READ_AHEAD = 1 << 20;
+    /** How long a read waits for the next bytes of a shard when no timeout is given. */
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofSeconds(60);
 
     private static final class Shared {
         static final HttpClient CLIENT = HttpClient.newBuilder()
@@ -42,8 +45,16 @@ public final class HttpShards {
         return Shared.CLIENT;
     }
 
-    /** Opens {@code url} with a GET and reads it as a tar stream. */
+    /** Opens {@code url} with a GET and reads it as a tar stream, with the default stall timeout. */
     public static TarReader open(String url, HttpClient client, int readAhead) {
+        return open(url, client, readAhead, DEFAULT_STALL_TIMEOUT);
+    }
+
+    /**
+     * Opens {@code url} with a GET and reads it as a tar stream; a read that waits longer than
+     * {@code stallTimeout} for the next bytes fails the shard.
+     */
+    public static TarReader open(String url, HttpClient client, int readAhead, Duration stallTimeout) {
         HttpRequest request;
         try {
             request = HttpRequest.newBuilder(URI.create(url)).GET().build();
@@ -65,7 +76,7 @@ public final class HttpShards {
                     + (response.statusCode() == 404 ? " (no such shard)" : ""));
         }
         long length = response.headers().firstValueAsLong("content-length").orElse(-1);
-        InputStream in = new BufferedInputStream(response.body(), Math.max(readAhead, 8192));
+        InputStream in = new StallGuardInputStream(response.body(), url, readAhead, stallTimeout);
         return TarReader.open(url, in, length);
     }
 

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -17,6 +18,7 @@ public final class ShardChain implements SampleStream<TarSample> {
     private final List<String> shards;
     private final HttpClient http;
     private final int readAhead;
+    private final Duration stallTimeout;
     private final boolean skipCorrupt;
     private int nextShard;
     private TarReader reader;
@@ -24,10 +26,11 @@ public final class ShardChain implements SampleStream<TarSample> {
     private TarSample next;
     private int skipped;
 
-    ShardChain(List<String> shards, HttpClient http, int readAhead, boolean skipCorrupt) {
+    ShardChain(List<String> shards, HttpClient http, int readAhead, Duration stallTimeout, boolean skipCorrupt) {
         this.shards = shards;
         this.http = http;
         this.readAhead = readAhead;
+        this.stallTimeout = stallTimeout;
         this.skipCorrupt = skipCorrupt;
     }
 
@@ -41,7 +44,7 @@ public final class ShardChain implements SampleStream<TarSample> {
                 String shard = shards.get(nextShard++);
                 // auto arena: samples may outlive this shard (shuffle buffer, batches in flight)
                 try {
-                    reader = ShardSources.open(shard, Arena.ofAuto(), http, readAhead);
+                    reader = ShardSources.open(shard, Arena.ofAuto(), http, readAhead, stallTimeout);
                 } catch (TarException e) {
                     if (!skipCorrupt) {
                         throw e;

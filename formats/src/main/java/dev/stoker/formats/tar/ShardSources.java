@@ -3,6 +3,7 @@ package dev.stoker.formats.tar;
 import java.lang.foreign.Arena;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Opens a shard by its location: an {@code http(s)://} URL is streamed ({@link HttpShards}); a
@@ -16,8 +17,17 @@ public final class ShardSources {
      * @param arena the arena local shards are mapped into; member data lives as long as it
      */
     public static TarReader open(String location, Arena arena, HttpClient http, int readAhead) {
+        return open(location, arena, http, readAhead, HttpShards.DEFAULT_STALL_TIMEOUT);
+    }
+
+    /**
+     * @param arena        the arena local shards are mapped into; member data lives as long as it
+     * @param stallTimeout how long a read of a remote shard waits for the next bytes
+     */
+    public static TarReader open(String location, Arena arena, HttpClient http, int readAhead,
+                                 Duration stallTimeout) {
         if (HttpShards.isUrl(location)) {
-            return HttpShards.open(location, http, readAhead);
+            return HttpShards.open(location, http, readAhead, stallTimeout);
         }
         return TarReader.open(localPath(location), arena);
     }

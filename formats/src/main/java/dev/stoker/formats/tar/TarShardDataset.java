@@ -5,6 +5,7 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -39,6 +40,7 @@ public final class TarShardDataset implements StreamingDataset<TarSample> {
     private final boolean skipCorruptShards;
     private final HttpClient http;
     private final int readAhead;
+    private final Duration readTimeout;
     private final long samplesPerWorker;
 
     private TarShardDataset(Builder b) {
@@ -48,6 +50,7 @@ public final class TarShardDataset implements StreamingDataset<TarSample> {
         this.skipCorruptShards = b.skipCorruptShards;
         this.http = b.http != null ? b.http : HttpShards.defaultClient();
         this.readAhead = b.readAhead;
+        this.readTimeout = b.readTimeout;
         this.samplesPerWorker = b.samplesPerWorker;
     }
 
@@ -70,8 +73,8 @@ public final class TarShardDataset implements StreamingDataset<TarSample> {
     public SampleStream<TarSample> open(WorkerContext context) {
         List<String> mine = ShardAssignment.forWorker(shards, shuffleShards, context);
         SampleStream<TarSample> source = samplesPerWorker > 0
-                ? FixedLengthStream.of(() -> new ShardChain(mine, http, readAhead, skipCorruptShards), samplesPerWorker)
-                : new ShardChain(mine, http, readAhead, skipCorruptShards);
+                ? FixedLengthStream.of(() -> new ShardChain(mine, http, readAhead, readTimeout, skipCorruptShards), samplesPerWorker)
+                : new ShardChain(mine, http, readAhead, readTimeout, skipCorruptShards);
         if (shuffleBuffer <= 0) {
             return source;
         }
@@ -105,6 +108,7 @@ public final class TarShardDataset implements StreamingDataset<TarSample> {
         private boolean skipCorruptShards;
         private HttpClient http;
         private int readAhead = HttpShards.DEFAULT_READ_AHEAD;
+        private Duration readTimeout = HttpShards.DEFAULT_STALL_TIMEOUT;
         private long samplesPerWorker;
 
         private Builder(List<String> shards) {
@@ -162,6 +166,18 @@ public final class TarShardDataset implements StreamingDataset<TarSample> {
         /** Bytes buffered ahead of the parser when streaming a shard over HTTP (default 1 MiB). */
         public Builder readAhead(int bytes) {
             this.readAhead = bytes;
+            return this;
+        }
+
+        /**
+         * How long a read of an HTTP shard may wait for the next bytes before the shard fails with
+         * an error naming it (default 60 s); the JDK client itself has no read timeout.
+         */
+        public Builder readTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("a read timeout is positive, not " + timeout);
+            }
+            this.readTimeout = timeout;
             return this;
         }
 

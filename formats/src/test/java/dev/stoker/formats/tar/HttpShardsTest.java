@@ -2,6 +2,7 @@ package dev.stoker.formats.tar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.stoker.data.SampleStream;
@@ -11,10 +12,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,12 +64,31 @@ class HttpShardsTest {
                 out.write(shard0, 0, 5000);
             }
         });
+        // sends 5000 bytes, then nothing, with the connection left open
+        CountDownLatch release = new CountDownLatch(1);
+        releaseStalled = release;
+        server.createContext("/stalled.tar", ex -> {
+            ex.sendResponseHeaders(200, shard0.length);
+            OutputStream out = ex.getResponseBody();
+            out.write(shard0, 0, 5000);
+            out.flush();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
+        server.setExecutor(Executors.newCachedThreadPool()); // the stalled exchange must not hold up the others
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    private CountDownLatch releaseStalled;
+
     @AfterEach
     void stop() {
+        releaseStalled.countDown();
         server.stop(0);
     }
 
@@ -105,6 +129,20 @@ class HttpShardsTest {
     void aMissingShardSaysHttp404() {
         assertThatThrownBy(() -> drain(base + "/nope.tar"))
                 .isInstanceOf(TarException.class).hasMessageContaining("HTTP 404");
+    }
+
+    @Test
+    void aStalledServerFailsTheShardAfterTheReadTimeout() {
+        String url = base + "/stalled.tar";
+        TarShardDataset ds = TarShardDataset.builder(List.of(url)).readTimeout(Duration.ofMillis(300)).build();
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> { // a hang guard, not a speed check
+            try (SampleStream<TarSample> s = ds.open(new WorkerContext(0, 1, 0, 1, 0, 0))) {
+                assertThatThrownBy(() -> s.forEachRemaining(x -> { }))
+                        .isInstanceOf(TarException.class)
+                        .hasMessageContaining(url)
+                        .hasStackTraceContaining("the server stalled");
+            }
+        });
     }
 
     private void drain(String url) {
