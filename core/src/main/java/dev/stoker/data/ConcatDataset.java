@@ -10,12 +10,28 @@ import java.util.stream.Collectors;
  * {@code long}. {@link #getBatch} groups a batch's indices by part and calls each part's
  * {@code getBatch} once, so batched fetches stay batched. Made by {@link Datasets#concat}.
  *
- * <p>The parts' sizes are read once, when the concatenation is made.
+ * <p>The parts' sizes are read once, when the concatenation is made. When every part is a
+ * {@link FillableDataset} with the same layout, the concatenation is fillable too
+ * ({@link FillableConcatDataset}).
  */
-public final class ConcatDataset<T> implements Dataset<T> {
+public sealed class ConcatDataset<T> implements Dataset<T> permits FillableConcatDataset {
     private final List<Dataset<? extends T>> parts;
     /** {@code ends[k]}: one past the last index of part {@code k}; non-decreasing. */
     private final long[] ends;
+
+    /** The concatenation of {@code parts}: fillable when they all are, with one layout. */
+    @SuppressWarnings("unchecked")
+    static <T> ConcatDataset<T> of(List<? extends Dataset<? extends T>> parts) {
+        SampleLayout layout = null;
+        for (Dataset<? extends T> part : parts) {
+            if (!(part instanceof FillableDataset<?> f) || (layout != null && !layout.equals(f.layout()))) {
+                return new ConcatDataset<>(parts);
+            }
+            layout = f.layout();
+        }
+        return layout == null ? new ConcatDataset<>(parts)
+                : new FillableConcatDataset<>((List<? extends FillableDataset<? extends T>>) parts, layout);
+    }
 
     ConcatDataset(List<? extends Dataset<? extends T>> parts) {
         if (parts.isEmpty()) {
@@ -107,7 +123,7 @@ public final class ConcatDataset<T> implements Dataset<T> {
     }
 
     /** The part holding {@code index}: the first whose end is past it (empty parts are skipped). */
-    private int part(long index) {
+    final int part(long index) {
         long size = size();
         if (index < 0 || index >= size) {
             throw new IndexOutOfBoundsException(name() + ": index " + index + " is outside [0, " + size + ")");
@@ -125,7 +141,8 @@ public final class ConcatDataset<T> implements Dataset<T> {
         return lo;
     }
 
-    private long start(int k) {
+    /** The first index of part {@code k}. */
+    final long start(int k) {
         return k == 0 ? 0 : ends[k - 1];
     }
 

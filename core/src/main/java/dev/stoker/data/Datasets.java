@@ -58,7 +58,7 @@ public final class Datasets {
         for (int k = 0; k < datasets.size(); k++) {
             Objects.requireNonNull(datasets.get(k), "dataset " + k + " of the concatenation");
         }
-        return new ConcatDataset<>(datasets);
+        return ConcatDataset.of(datasets);
     }
 
     /**

@@ -93,7 +93,7 @@ class FillPathTest {
     }
 
     @Test
-    void subsetsAndRandomSplitsOfAFillableDatasetAreFilledToo() {
+    void subsetsSplitsAndConcatenationsOfFillableDatasetsAreFilledToo() {
         SplittableRandom rnd = new SplittableRandom(11);
         for (int trial = 0; trial < 20; trial++) {
             SampleLayout layout = RandomLayoutDataset.randomLayout(rnd);
@@ -108,6 +108,9 @@ class FillPathTest {
             fillParts.addAll(Datasets.randomSplit(filled, new double[] {0.5, 0.5}, seed));
             List<Dataset<Object>> collateParts = new ArrayList<>(List.of(Datasets.subset(collated, picks)));
             collateParts.addAll(Datasets.randomSplit(collated, new double[] {0.5, 0.5}, seed));
+            RandomLayoutDataset other = new RandomLayoutDataset(7, seed + 1, layout);
+            fillParts.add(Datasets.concat(filled, other, filled));
+            collateParts.add(Datasets.concat(collated, new RandomLayoutDataset(7, seed + 1, layout), collated));
             for (int p = 0; p < fillParts.size(); p++) {
                 assertThat(fillParts.get(p)).isInstanceOf(FillableDataset.class);
                 try (DataLoader<Object> a = DataLoader.builder(fillParts.get(p)).batchSize(4).shuffle(true).seed(p)
@@ -119,6 +122,11 @@ class FillPathTest {
             }
             assertThat(filled.gets.get()).as("the fill path fetches no sample objects").isZero();
             assertThat(batched ? filled.batchFills.get() : filled.fills.get()).isPositive();
+            SampleLayout another = RandomLayoutDataset.randomLayout(rnd);
+            if (!another.equals(layout)) {
+                assertThat(Datasets.concat(filled, new RandomLayoutDataset(3, 1, another)))
+                        .as("parts of different layouts: collated").isNotInstanceOf(FillableDataset.class);
+            }
         }
     }
 
