@@ -5,7 +5,9 @@ import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.BatchSlots;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.FillableDataset;
+import dev.stoker.data.FillableStreamingDataset;
 import dev.stoker.data.SampleLayout;
+import dev.stoker.data.StreamingDataset;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.PooledBuffer;
 import dev.stoker.tensor.Tensor;
@@ -31,7 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the batch tensors of its layout are taken from the pool first, the dataset writes every sample
  * into its row (one {@code fill} per sample, or one {@code fillBatch} when it overrides that), and
  * the tensors become the batch as {@link DefaultCollate} would have arranged them. No sample
- * object, no collate copy.
+ * object, no collate copy. A {@link FillableStreamingDataset} is filled the same way from the
+ * samples its stream yields ({@link #assemble}).
  *
  * <p>Under {@link SamplePolicy#SKIP} a sample whose {@code get} or {@code fill} throws an
  * exception is left out: the batch holds the others, in order, and its indices name only those;
@@ -58,11 +61,12 @@ final class BatchMaker<T> {
     private final StatsCounters stats;
     private final SkippedSamples skips; // null under SamplePolicy.FAIL
     private final FillableDataset<T> fillable; // null unless the fill path is used
+    private final FillableStreamingDataset<T> streamFill; // null unless a stream's fill path is used
     private final SampleLayout layout;
     private final boolean fillPerSample;
 
-    BatchMaker(String datasetName, Dataset<T> dataset, Collate<T> collate, BufferPool pool, StatsCounters stats,
-               SamplePolicy policy) {
+    BatchMaker(String datasetName, Dataset<T> dataset, StreamingDataset<T> streaming, Collate<T> collate,
+               BufferPool pool, StatsCounters stats, SamplePolicy policy) {
         this.datasetName = datasetName;
         this.dataset = dataset;
         this.perSample = dataset != null && !overridesGetBatch(dataset);
@@ -71,7 +75,9 @@ final class BatchMaker<T> {
         this.stats = stats;
         this.skips = policy == SamplePolicy.SKIP ? new SkippedSamples(datasetName, stats) : null;
         this.fillable = collate == DEFAULT_COLLATE && dataset instanceof FillableDataset<T> f ? f : null;
-        this.layout = fillable == null ? null : Objects.requireNonNull(fillable.layout(),
+        this.streamFill = collate == DEFAULT_COLLATE && streaming instanceof FillableStreamingDataset<T> f ? f : null;
+        SampleLayout declared = fillable != null ? fillable.layout() : streamFill != null ? streamFill.layout() : null;
+        this.layout = fillable == null && streamFill == null ? null : Objects.requireNonNull(declared,
                 () -> "dataset '" + datasetName + "' is fillable but its layout() is null");
         this.fillPerSample = fillable != null && !overridesFillBatch(fillable);
     }
@@ -190,8 +196,15 @@ final class BatchMaker<T> {
                 samples);
     }
 
-    /** Batch {@code k} of {@code epoch} from samples already read (a streaming dataset). */
+    /**
+     * Batch {@code k} of {@code epoch} from samples already read (a streaming dataset): collated,
+     * or filled into the batch when the stream is fillable; {@code null} when every sample's fill
+     * failed under {@link SamplePolicy#SKIP}.
+     */
     Batch assemble(long epoch, long k, long[] indices, List<T> samples, long fetchNanos) {
+        if (streamFill != null) {
+            return fillStream(epoch, k, samples, fetchNanos);
+        }
         BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
         boolean done = false;
         try {
@@ -295,6 +308,60 @@ final class BatchMaker<T> {
                 throw e;
             }
             throw failure("allocating", epoch, k, indices, -1, e);
+        } finally {
+            if (!done) {
+                memory.release();
+            }
+        }
+    }
+
+    /**
+     * A stream's fill path: the layout's tensors from the pool, each sample written into the next
+     * row; under {@link SamplePolicy#SKIP} a sample whose fill fails is left out and its row
+     * written again by the next one.
+     */
+    private Batch fillStream(long epoch, long k, List<T> samples, long fetchNanos) {
+        long start = System.nanoTime();
+        BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
+        boolean done = false;
+        try {
+            int n = samples.size();
+            Tensor[] tensors = new Tensor[layout.size()];
+            for (int f = 0; f < tensors.length; f++) {
+                SampleLayout.Field field = layout.field(f);
+                tensors[f] = memory.allocate(field.dtype(), field.shape().prepend(n));
+            }
+            BatchSlots slots = new BatchSlots(layout, Arrays.asList(tensors));
+            int rows = 0;
+            for (int j = 0; j < n; j++) {
+                try {
+                    streamFill.fill(samples.get(j), slots.slot(rows));
+                    rows++;
+                } catch (RuntimeException e) {
+                    if (skips == null || Thread.currentThread().isInterrupted()) {
+                        throw failure("filling " + fieldOf(slots) + "sample " + j + " of", epoch, k, new long[0], -1, e);
+                    }
+                    skips.skip(epoch, k, -1, e); // its position in the stream is not known here: -1
+                }
+            }
+            if (rows == 0) {
+                return null;
+            }
+            if (rows < n) {
+                for (int f = 0; f < tensors.length; f++) {
+                    tensors[f] = tensors[f].slice(0, rows);
+                }
+            }
+            Batch batch = new Batch(epoch, k, new long[0], arrange(tensors), memory.buffers());
+            noteBytes(memory.buffers());
+            stats.loaded(rows, fetchNanos + System.nanoTime() - start, 0);
+            done = true;
+            return batch;
+        } catch (RuntimeException e) {
+            if (e instanceof LoaderException) {
+                throw e;
+            }
+            throw failure("allocating", epoch, k, new long[0], -1, e);
         } finally {
             if (!done) {
                 memory.release();

@@ -86,8 +86,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         if (fetched != null && settings.ioConcurrency() > 0 && !BatchMaker.overridesGetBatch(fetched)) {
             fetched = new ConcurrentFetchDataset<>(fetched, settings.ioConcurrency());
         }
-        this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.collate(), pool, stats,
-                settings.badSamples());
+        this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.streamingDataset(), settings.collate(),
+                pool, stats, settings.badSamples());
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(settings, maker)
                 : new WorkerEngine<>(settings, maker, WorkerEngine.DEFAULT_GRACE);
@@ -324,7 +324,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         int batches = workers == 0 ? 1 : Math.multiplyExact(settings.prefetchFactor(), workers);
         long largest = maker.largestBatchBytes();
         var layout = maker.fillLayout();
-        if (layout != null && !settings.isStreaming()) {
+        if (layout != null) {
             long declared = Math.multiplyExact(layout.sampleBytes(), (long) settings.batchSize());
             if (declared >= largest) { // a user's batch sampler may make larger batches than batchSize
                 return new InFlightBound(batches, workers, declared, false);

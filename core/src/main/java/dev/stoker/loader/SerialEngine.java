@@ -123,14 +123,16 @@ final class SerialEngine<T> implements Engine {
 
         @Override
         public Batch next() {
-            if (finished) {
-                return null;
+            while (!finished) {
+                if (stream == null) {
+                    WorkerScope.run(context, context.randomSeed(), this::open);
+                }
+                Batch made = WorkerScope.call(context, context.streamRandomSeed(k), this::read);
+                if (made != null) {
+                    return made;
+                } // else the stream is over (finished), or every sample of the batch was skipped: read on
             }
-            if (stream == null) {
-                WorkerScope.run(context, context.randomSeed(), this::open);
-            }
-            long batch = k;
-            return WorkerScope.call(context, context.streamRandomSeed(batch), this::read);
+            return null;
         }
 
         @Override
@@ -187,7 +189,9 @@ final class SerialEngine<T> implements Engine {
             long batch = k++;
             try {
                 Batch made = maker.assemble(epoch, batch, new long[0], samples, System.nanoTime() - started);
-                marks.mark(made, new StreamMark(0, reader.position(), k, last));
+                if (made != null) {
+                    marks.mark(made, new StreamMark(0, reader.position(), k, last));
+                }
                 return made;
             } catch (LoaderException e) {
                 marks.mark(e, new StreamMark(0, reader.position(), k, last));

@@ -86,6 +86,36 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
         }
     }
 
+    /** A failed read, which ends the stream. */
+    private record ReadFailure(LoaderException failure) {}
+
+    /**
+     * What one turn of a worker made: a batch, a failed batch's exception, a {@link ReadFailure},
+     * or null for none; {@code last} when the stream ends with it.
+     */
+    private record Made(Object result, boolean last) {}
+
+    /** Reads the samples of batch {@code k} and makes the batch (in the batch's worker scope). */
+    private Made make(StreamReader<T> reader, long k, int size) {
+        long started = System.nanoTime();
+        List<T> samples;
+        try {
+            samples = reader.read(size, epoch, k);
+        } catch (RuntimeException e) {
+            return new Made(new ReadFailure(maker.failure("reading sample " + reader.position()
+                    + " of the stream for", epoch, k, new long[0], -1, e)), true);
+        }
+        boolean last = samples.size() < size;
+        if (last && (samples.isEmpty() || settings.dropLast())) {
+            return new Made(null, true);
+        }
+        try {
+            return new Made(maker.assemble(epoch, k, new long[0], samples, System.nanoTime() - started), last);
+        } catch (LoaderException e) {
+            return new Made(e, last);
+        }
+    }
+
     private void fail(int w, long k, long position, LoaderException failure) {
         marks.mark(failure, new StreamMark(w, position, k, true));
         board.put(w, failure);
@@ -104,32 +134,30 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
                 return;
             }
             worker.working(k, new long[0]);
-            long started = System.nanoTime();
             long batch = k;
-            List<T> samples;
+            Made made;
             try {
-                samples = WorkerScope.call(context, context.streamRandomSeed(batch),
-                        () -> reader.read(size, epoch, batch));
-            } catch (RuntimeException e) {
-                worker.idle();
-                fail(w, k, reader.position(), maker.failure("reading sample " + reader.position()
-                        + " of the stream for", epoch, k, new long[0], -1, e).onWorker(worker.name()));
-                return;
-            }
-            if (samples.size() < size && (samples.isEmpty() || settings.dropLast())) {
-                worker.idle();
-                board.releaseSlot(w);
-                return;
-            }
-            boolean last = samples.size() < size;
-            Object result;
-            try {
-                result = maker.assemble(epoch, k, new long[0], samples, System.nanoTime() - started);
-            } catch (LoaderException e) {
-                result = e.onWorker(worker.name());
+                // read and fill under the batch's generator, so that both draw from one stream of it
+                made = WorkerScope.call(context, context.streamRandomSeed(batch), () -> make(reader, batch, size));
             } finally {
                 worker.idle();
             }
+            Object result = made.result();
+            if (result instanceof ReadFailure f) {
+                fail(w, k, reader.position(), f.failure().onWorker(worker.name()));
+                return;
+            }
+            if (result == null) { // the stream is over, or every sample of this batch was skipped
+                board.releaseSlot(w);
+                if (made.last()) {
+                    return;
+                }
+                continue; // the next batch keeps its own number, as after a resume
+            }
+            if (result instanceof LoaderException e) {
+                result = e.onWorker(worker.name());
+            }
+            boolean last = made.last();
             // a batch that failed to collate does not end the stream: the next batch follows it
             marks.mark(result, new StreamMark(w, reader.position(), k + 1, last));
             if (!board.put(w, result) || last) {
