@@ -1,10 +1,12 @@
 package dev.stoker.cli;
 
+import dev.stoker.formats.lmdb.LmdbWriter;
 import dev.stoker.formats.tar.ShardWriter;
 import dev.stoker.random.Seeds;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,12 +23,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code stoker pack}: turns an image folder, a folder of files grouped by key, or a JSONL file
- * into WebDataset tar shards, each with its {@code .idx} sidecar for random access.
+ * into WebDataset tar shards, each with its {@code .idx} sidecar for random access, or (with
+ * {@code --to lmdb}) into one LMDB environment in W8's layout ({@link PackLmdb}).
  */
 @Command(
         name = "pack",
         sortOptions = false,
-        header = "Pack a folder or a JSONL file into WebDataset tar shards.",
+        header = "Pack a folder or a JSONL file into WebDataset tar shards or an LMDB environment.",
         description = {
             "Writes tar shards that WebDataset, Python's tarfile, GNU tar and Stoker",
             "read, each with a small .idx file beside it so that Stoker can also read",
@@ -42,6 +45,13 @@ import picocli.CommandLine.Spec;
             "The layout is detected (a folder of folders is an image folder) unless",
             "--layout says. A new shard starts after --max-samples samples, or before",
             "one would grow past --max-bytes.",
+            "",
+            "--to lmdb writes one LMDB environment instead (the folder -o names), in",
+            "W8's layout, as Python's lmdb and Stoker's LmdbDataset read it: sample i",
+            "of the written order under key %%06d (the file's bytes), __len__ the",
+            "number of samples and, for an image folder, __labels__ one byte per",
+            "sample (its class index). Every sample must be a single file or line.",
+            "--max-samples, --max-bytes and --no-index are for tar only.",
             ""
         },
         footerHeading = "%nExamples:%n",
@@ -49,6 +59,7 @@ import picocli.CommandLine.Spec;
             "  stoker pack data/jpeg -o shards/shard-%%06d.tar --max-samples 250",
             "  stoker pack data/jpeg -o out/train-%%04d.tar --max-bytes 1G --shuffle --seed 3",
             "  stoker pack captions.jsonl -o text/part-%%05d.tar",
+            "  stoker pack data/jpeg --to lmdb -o data/lmdb --shuffle --seed 3",
             "",
             "Then: stoker inspect shards/shard-000000.tar"
         })
@@ -60,9 +71,13 @@ final class PackCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "INPUT", description = "The folder or JSONL file to pack.")
     Path input;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "PATTERN", defaultValue = "shards/shard-%06d.tar",
+    @Option(names = "--to", paramLabel = "FORMAT", defaultValue = "tar",
+            description = "tar (WebDataset shards) or lmdb (one LMDB environment) (default: ${DEFAULT-VALUE}).")
+    String to;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "PATTERN|DIR",
             description = "Where the shards go; the shard number goes in at %%06d "
-                    + "(default: shards/shard-%%06d.tar).")
+                    + "(default: shards/shard-%%06d.tar). With --to lmdb the environment's folder (default: lmdb).")
     String output;
 
     @Option(names = "--max-samples", paramLabel = "N", description = "At most N samples per shard (default: no limit).")
@@ -77,7 +92,8 @@ final class PackCommand implements Callable<Integer> {
             description = "auto, imagefolder, files or jsonl (default: ${DEFAULT-VALUE}).")
     String layout;
 
-    @Option(names = "--shuffle", description = "Write the samples in a shuffled order (keys stay as they are).")
+    @Option(names = "--shuffle", description = "Write the samples in a shuffled order (tar: keys stay as they are; "
+            + "lmdb: sample i is the i-th of that order).")
     boolean shuffle;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
@@ -86,6 +102,9 @@ final class PackCommand implements Callable<Integer> {
 
     @Option(names = "--no-index", description = "Do not write the .idx files beside the shards.")
     boolean noIndex;
+
+    @Option(names = "--overwrite", description = "With --to lmdb: replace an LMDB environment already at -o.")
+    boolean overwrite;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress, only the summary.")
     boolean quiet;
@@ -102,6 +121,23 @@ final class PackCommand implements Callable<Integer> {
             kind = PackSource.Layout.valueOf(layout.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             return usageError("--layout is one of auto, imagefolder, files, jsonl; not '" + layout + "'");
+        }
+        boolean lmdb;
+        switch (to.toLowerCase(Locale.ROOT)) {
+            case "tar" -> lmdb = false;
+            case "lmdb" -> lmdb = true;
+            default -> {
+                return usageError("--to is tar or lmdb; not '" + to + "'");
+            }
+        }
+        if (lmdb) {
+            return packLmdb(kind);
+        }
+        if (overwrite) {
+            return usageError("--overwrite is for --to lmdb (tar shards are written over as they are)");
+        }
+        if (output == null) {
+            output = "shards/shard-%06d.tar";
         }
         ShardWriter.Builder builder;
         try {
@@ -124,10 +160,7 @@ final class PackCommand implements Callable<Integer> {
         if (source.samples().isEmpty()) {
             return failure(input + " holds no samples (" + source.layout() + ")");
         }
-        List<PackSource.Item> order = new ArrayList<>(source.samples());
-        if (shuffle) {
-            shuffle(order, seed);
-        }
+        List<PackSource.Item> order = order(source);
         long totalBytes = 0;
         long totalFiles = 0;
         try {
@@ -161,13 +194,96 @@ final class PackCommand implements Callable<Integer> {
         }
         List<ShardWriter.ShardInfo> shards = writer.shards();
         double seconds = (System.nanoTime() - start) / 1e9;
-        summary(out, source, order.size(), totalFiles, totalBytes, shards, seconds);
+        long shardBytes = shards.stream().mapToLong(ShardWriter.ShardInfo::bytes).sum();
+        summaryHead(out, source, order.size(), totalFiles, totalBytes);
+        out.printf(Locale.ROOT, "  wrote %d shard%s, %s in all%s: %s%s%n", shards.size(), shards.size() == 1 ? "" : "s",
+                ByteSize.format(shardBytes), noIndex ? "" : " (each with its .idx)", shards.getFirst().path(),
+                shards.size() > 1 ? " ... " + shards.getLast().path() : "");
+        summaryTail(out, source, totalBytes, seconds);
         return CommandLine.ExitCode.OK;
     }
 
-    private void summary(PrintWriter out, PackSource source, long samples, long files, long bytes,
-                         List<ShardWriter.ShardInfo> shards, double seconds) {
-        long shardBytes = shards.stream().mapToLong(ShardWriter.ShardInfo::bytes).sum();
+    /** --to lmdb: the tar-only options refused, then the samples into one environment. */
+    private int packLmdb(PackSource.Layout kind) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> tarOnly = new ArrayList<>();
+        if (maxSamples != null) {
+            tarOnly.add("--max-samples");
+        }
+        if (maxBytes != null) {
+            tarOnly.add("--max-bytes");
+        }
+        if (noIndex) {
+            tarOnly.add("--no-index");
+        }
+        if (!tarOnly.isEmpty()) {
+            return usageError(String.join(", ", tarOnly) + (tarOnly.size() == 1 ? " is" : " are")
+                    + " for tar shards; --to lmdb writes one environment");
+        }
+        String dir = output == null ? "lmdb" : output;
+        if (dir.contains("%")) {
+            return usageError("--to lmdb writes one environment: -o names its folder, not a shard pattern ('" + dir + "')");
+        }
+        Path env = Path.of(dir);
+        if (!overwrite && Files.exists(env.resolve("data.mdb"))) {
+            return failure("there is already an LMDB environment at " + env + "; --overwrite replaces it");
+        }
+        PackSource source;
+        try {
+            source = PackSource.read(input, kind);
+        } catch (IOException | RuntimeException e) {
+            return failure("cannot read " + input + ": " + message(e));
+        }
+        if (source.samples().isEmpty()) {
+            return failure(input + " holds no samples (" + source.layout() + ")");
+        }
+        String problem = PackLmdb.problem(source);
+        if (problem != null) {
+            return failure(problem);
+        }
+        List<PackSource.Item> order = order(source);
+        long totalBytes = 0;
+        long totalFiles = 0;
+        try {
+            for (PackSource.Item item : order) {
+                PackSource.Field f = PackLmdb.values(item).getFirst();
+                totalBytes += f.size();
+                totalFiles += f.file() != null ? 1 : 0;
+            }
+        } catch (IOException e) {
+            return failure("cannot read " + input + ": " + message(e));
+        }
+        long start = System.nanoTime();
+        LmdbWriter writer;
+        try {
+            writer = PackLmdb.open(env, source, order.size(), totalBytes, overwrite);
+        } catch (RuntimeException e) {
+            return failure(message(e));
+        }
+        PackLmdb.Written written;
+        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet)) {
+            written = PackLmdb.write(writer, order, progress);
+        } catch (IOException | RuntimeException e) {
+            return failure("packing " + input + " into " + env + " failed: " + message(e)
+                    + " (what was written there is incomplete, without __len__; --overwrite replaces it)");
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        summaryHead(out, source, order.size(), totalFiles, totalBytes);
+        PackLmdb.describe(out, written);
+        summaryTail(out, source, totalBytes, seconds);
+        return CommandLine.ExitCode.OK;
+    }
+
+    private List<PackSource.Item> order(PackSource source) {
+        List<PackSource.Item> order = new ArrayList<>(source.samples());
+        if (shuffle) {
+            shuffle(order, seed);
+        }
+        return order;
+    }
+
+    private void summaryHead(PrintWriter out, PackSource source, long samples, long files, long bytes) {
         out.printf(Locale.ROOT, "packed %s (%s): %d samples from %d files, %s%n", input, source.layout(), samples,
                 files, ByteSize.format(bytes));
         if (!source.classes().isEmpty()) {
@@ -175,9 +291,9 @@ final class PackCommand implements Callable<Integer> {
                     String.join(", ", source.classes().subList(0, Math.min(5, source.classes().size()))),
                     source.classes().size() > 5 ? ", ..." : "", source.classes().size() - 1);
         }
-        out.printf(Locale.ROOT, "  wrote %d shard%s, %s in all%s: %s%s%n", shards.size(), shards.size() == 1 ? "" : "s",
-                ByteSize.format(shardBytes), noIndex ? "" : " (each with its .idx)", shards.getFirst().path(),
-                shards.size() > 1 ? " ... " + shards.getLast().path() : "");
+    }
+
+    private void summaryTail(PrintWriter out, PackSource source, long bytes, double seconds) {
         out.printf(Locale.ROOT, "  %.1f s, %s/s%s%n", seconds, ByteSize.format((long) (bytes / Math.max(seconds, 1e-9))),
                 shuffle ? ", shuffled with seed " + seed : "");
         if (!source.skipped().isEmpty()) {

@@ -44,8 +44,14 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
         }
     }
 
-    /** One sample: its key and fields in the order they are written. */
-    record Item(String key, List<Field> fields) {
+    /**
+     * One sample: its key and fields in the order they are written, and its class index in an
+     * image folder (also in its {@code cls} field), or -1.
+     */
+    record Item(String key, List<Field> fields, int label) {
+        Item(String key, List<Field> fields) {
+            this(key, fields, -1);
+        }
     }
 
     /** The layouts pack understands. */
@@ -96,7 +102,7 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
             String ext = dot > 0 ? name.substring(dot + 1).toLowerCase(Locale.ROOT) : "bin";
             items.add(new Item(key(i, files.size()), List.of(
                     new Field(ext, f.path(), null),
-                    new Field("cls", null, Integer.toString(f.label()).getBytes(StandardCharsets.US_ASCII)))));
+                    new Field("cls", null, Integer.toString(f.label()).getBytes(StandardCharsets.US_ASCII))), f.label()));
         }
         return new PackSource("image folder", items, folder.classes(), List.of());
     }

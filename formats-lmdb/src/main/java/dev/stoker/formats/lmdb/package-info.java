@@ -3,6 +3,7 @@
  * an environment opened read-only without locking (as Python's
  * {@code lmdb.open(path, readonly=True, lock=False, readahead=False)}), through lmdbjava, which
  * bundles liblmdb. Decoding the values (JPEG bytes, say) is the vision module's.
+ * {@link dev.stoker.formats.lmdb.LmdbWriter} writes new environments in a layout they read.
  *
  * <p>JVM flags lmdbjava needs on JDK 25: {@code --add-opens java.base/java.nio=ALL-UNNAMED} and
  * {@code --sun-misc-unsafe-memory-access=allow}.
