@@ -3,6 +3,8 @@ package dev.stoker.cli;
 import dev.stoker.collate.DefaultCollate;
 import dev.stoker.loader.LoaderBuilder;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -67,6 +69,35 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
 
     public static Configuration of(int numWorkers, boolean persistentWorkers, boolean batched) {
         return new Configuration(numWorkers, DEFAULT_PREFETCH, persistentWorkers, batched);
+    }
+
+    /** The general path without workers ({@code nw=0}): samples fetched one by one, then collated. */
+    static final Configuration GENERAL = of(0, false, false);
+
+    /** The zero-copy path without workers ({@code nw=0 fill}): each sample written into the batch. */
+    static final Configuration FILL = GENERAL.withFill();
+
+    /** The zero-copy path a batch at a time, without workers ({@code nw=0 batched fill}): one {@code fillBatch}. */
+    static final Configuration BATCHED_FILL = of(0, false, true).withFill();
+
+    /**
+     * The usual table of rows: for each worker count in turn, each of {@code paths} (given without
+     * workers) with that many workers. {@code rows(List.of(0, 2), GENERAL, FILL)} gives
+     * {@code nw=0, nw=0 fill, nw=2, nw=2 fill}.
+     */
+    static List<Configuration> rows(List<Integer> workers, Configuration... paths) {
+        List<Configuration> out = new ArrayList<>();
+        for (int n : workers) {
+            for (Configuration p : paths) {
+                out.add(p.withWorkers(n));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The same configuration with {@code n} workers. */
+    public Configuration withWorkers(int n) {
+        return new Configuration(n, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, raw);
     }
 
     /** The same configuration on the zero-copy path ({@link #fill}). */

@@ -3,7 +3,6 @@ package dev.stoker.cli;
 import dev.stoker.data.Dataset;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.vision.ImageSample;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,12 +16,7 @@ final class ImageRows {
     private ImageRows() {}
 
     static List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>();
-        for (int n : new int[] {0, 1, 2, 4}) {
-            out.add(Configuration.of(n, false, false));
-            out.add(Configuration.of(n, false, false).withFill());
-        }
-        return out;
+        return Configuration.rows(List.of(0, 1, 2, 4), Configuration.GENERAL, Configuration.FILL);
     }
 
     /** A loader of {@code images} for row {@code c} of {@code workload}, which has no batched fetch. */

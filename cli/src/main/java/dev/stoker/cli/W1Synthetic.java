@@ -1,6 +1,5 @@
 package dev.stoker.cli;
 
-import dev.stoker.data.Dataset;
 import dev.stoker.data.SyntheticDataset;
 import dev.stoker.data.SyntheticSample;
 import dev.stoker.loader.DataLoader;
@@ -33,7 +32,7 @@ public final class W1Synthetic implements Workload {
     /** Sample fetches at once in the I/O rows: one batch's worth. */
     static final int IO_CONCURRENCY = 32;
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private final Duration delay;
 
     /** W1 as defined. */
@@ -43,53 +42,22 @@ public final class W1Synthetic implements Workload {
 
     /** A smaller or faster W1, for tests: {@code samples} per epoch and {@code delay} per fetch. */
     public W1Synthetic(int samples, Duration delay) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W1 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        // output bytes: the float32 image (602,112 B), as WORKLOADS.md counts it
+        this.spec = new WorkloadSpec("W1", "synthetic-delay", WorkloadSpec.Data.NONE, EPOCHS, BATCH, samples,
+                IMAGE.elements() * Float.BYTES);
         this.delay = delay;
     }
 
     @Override
-    public String name() {
-        return "W1";
-    }
-
-    @Override
-    public String title() {
-        return "synthetic-delay";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
     public String summary() {
         String image = LongStream.of(IMAGE.toArray()).mapToObj(Long::toString).collect(Collectors.joining("x"));
-        return samples + " samples of " + image + " f32 noise + an i64 label, " + delay.toMillis()
+        return samplesPerEpoch() + " samples of " + image + " f32 noise + an i64 label, " + delay.toMillis()
                 + " ms blocking sleep per sample (per batch when batched), batch " + BATCH + ", shuffled";
-    }
-
-    @Override
-    public boolean needsData() {
-        return false;
-    }
-
-    @Override
-    public int epochs() {
-        return EPOCHS;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
-    @Override
-    public long samplesPerEpoch() {
-        return samples;
-    }
-
-    @Override
-    public long outputBytesPerSample() {
-        return IMAGE.elements() * Float.BYTES; // 602,112 B: the float32 image, as WORKLOADS.md counts it
     }
 
     /**
@@ -122,7 +90,7 @@ public final class W1Synthetic implements Workload {
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
         SyntheticDataset dataset = SyntheticDataset.builder()
-                .size(samples)
+                .size(spec.samplesPerEpoch())
                 .shape(IMAGE)
                 .delay(delay)
                 .batched(c.batched())
@@ -131,31 +99,11 @@ public final class W1Synthetic implements Workload {
         // The I/O mode fans out get(); SyntheticDataset has a getBatch of its own (a loop over get
         // when not batched), which the loader would call as one fetch: give it the plain view.
         LoaderBuilder<SyntheticSample> builder = DataLoader.builder(
-                c.ioConcurrency() > 0 && !c.batched() ? perSample(dataset) : dataset);
+                c.ioConcurrency() > 0 && !c.batched() ? new PerSample<>(dataset) : dataset);
         return c.applyTo(builder)
                 .batchSize(BATCH)
                 .shuffle(true)
                 .seed(seed)
                 .build();
-    }
-
-    /** {@code dataset} with {@link Dataset#getBatch}'s default: one {@code get} per sample. */
-    private static Dataset<SyntheticSample> perSample(SyntheticDataset dataset) {
-        return new Dataset<>() {
-            @Override
-            public long size() {
-                return dataset.size();
-            }
-
-            @Override
-            public SyntheticSample get(long index) {
-                return dataset.get(index);
-            }
-
-            @Override
-            public String name() {
-                return dataset.name();
-            }
-        };
     }
 }

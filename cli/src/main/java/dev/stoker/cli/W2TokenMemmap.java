@@ -1,8 +1,6 @@
 package dev.stoker.cli;
 
 import dev.stoker.data.FillableDataset;
-import dev.stoker.data.SampleLayout;
-import dev.stoker.data.SampleSlot;
 import dev.stoker.formats.tokens.TokenFile;
 import dev.stoker.formats.tokens.TokenType;
 import dev.stoker.formats.tokens.TokenWindow;
@@ -20,9 +18,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -50,7 +46,7 @@ public final class W2TokenMemmap implements Workload {
     static final String FILE = "tokens.bin";
     static final String GENERATED = "tokens-w2-splitmix.bin";
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private TokenFile tokens;
     private TokenWindowDataset windows;
 
@@ -61,76 +57,31 @@ public final class W2TokenMemmap implements Workload {
 
     /** A smaller W2, for tests: {@code samples} windows per epoch. */
     public W2TokenMemmap(int samples) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W2 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        // output bytes: input and target, int64 (2 MiB per batch of 64)
+        this.spec = new WorkloadSpec("W2", "token-memmap", WorkloadSpec.Data.MADE_IF_MISSING, 1, BATCH, samples,
+                2L * SEQ_LEN * Long.BYTES);
     }
 
     @Override
-    public String name() {
-        return "W2";
-    }
-
-    @Override
-    public String title() {
-        return "token-memmap";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
     public String summary() {
-        return samples + " windows of " + SEQ_LEN + "+1 u16 tokens at random offsets of a memory-mapped " + FILE
-                + " (" + TOKENS / 1_000_000 + "M tokens), widened to i64 input/target, batch " + BATCH + ", in order";
-    }
-
-    @Override
-    public boolean needsData() {
-        return true;
-    }
-
-    @Override
-    public boolean makesMissingData() {
-        return true;
-    }
-
-    @Override
-    public int epochs() {
-        return 1;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
-    @Override
-    public long samplesPerEpoch() {
-        return samples;
-    }
-
-    @Override
-    public long outputBytesPerSample() {
-        return 2L * SEQ_LEN * Long.BYTES; // input and target, int64: 2 MiB per batch of 64
+        return samplesPerEpoch() + " windows of " + SEQ_LEN + "+1 u16 tokens at random offsets of a memory-mapped "
+                + FILE + " (" + TOKENS / 1_000_000 + "M tokens), widened to i64 input/target, batch " + BATCH
+                + ", in order";
     }
 
     @Override
     public List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>();
-        for (int n : new int[] {0, 2}) {
-            out.add(Configuration.of(n, false, false));
-            out.add(Configuration.of(n, false, false).withFill());
-            out.add(Configuration.of(n, false, true).withFill());
-        }
-        return out;
+        return Configuration.rows(List.of(0, 2), Configuration.GENERAL, Configuration.FILL, Configuration.BATCHED_FILL);
     }
 
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
-        if (c.batched() && !c.fill()) {
-            throw new IllegalArgumentException("W2 has no batched fetch without fill: its batched row is 'batched fill'");
-        }
-        TokenWindowDataset all = windows(data);
-        FillableDataset<TokenWindow> ds = c.fill() && !c.batched() ? new PerSampleFill(all) : all;
+        FillableDataset<TokenWindow> ds = PerSample.forRow("W2", windows(data), c);
         LoaderBuilder<TokenWindow> builder = DataLoader.builder(ds)
                 .batchSize(BATCH)
                 .shuffle(false) // the offsets are already random, as on PyTorch's side
@@ -144,7 +95,7 @@ public final class W2TokenMemmap implements Workload {
             try {
                 Path file = data != null && Files.isRegularFile(data.resolve(FILE)) ? data.resolve(FILE) : generated();
                 tokens = TokenFile.open(file, TokenType.U16);
-                long[] offsets = WindowOffsets.random(tokens.size(), SEQ_LEN, samples, 0);
+                long[] offsets = WindowOffsets.random(tokens.size(), SEQ_LEN, spec.samplesPerEpoch(), 0);
                 windows = TokenWindowDataset.atOffsets(tokens, SEQ_LEN, offsets);
             } catch (IOException e) {
                 throw new UncheckedIOException("W2: cannot open its token file: " + e.getMessage(), e);
@@ -155,25 +106,16 @@ public final class W2TokenMemmap implements Workload {
 
     /** The cache folder's stand-in for {@code tokens.bin}, made once (about a second). */
     private static Path generated() throws IOException {
-        Path folder = Workload.defaultDataFolder();
-        Path file = folder.resolve(GENERATED);
-        if (Files.isRegularFile(file) && Files.size(file) == TOKENS * 2) {
-            return file;
-        }
-        Files.createDirectories(folder);
-        System.err.printf("W2: no %s in the data folder; writing %,d uniform u16 tokens to %s ...%n", FILE, TOKENS, file);
-        long start = System.nanoTime();
-        Path tmp = folder.resolve(GENERATED + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-             Arena arena = Arena.ofConfined()) {
-            MemorySegment map = ch.map(FileChannel.MapMode.READ_WRITE, 0, TOKENS * 2, arena);
-            writeTokens(map, TOKENS, Seeds.mix64(1234 + 2));
-            map.force();
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        System.err.printf("W2: wrote %s (%,d bytes) in %.1f s%n", file, TOKENS * 2, (System.nanoTime() - start) / 1e9);
-        return file;
+        return CacheData.file("W2", GENERATED, String.format("no %s in the data folder; writing %,d uniform u16 tokens",
+                FILE, TOKENS), tmp -> {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+                 Arena arena = Arena.ofConfined()) {
+                MemorySegment map = ch.map(FileChannel.MapMode.READ_WRITE, 0, TOKENS * 2, arena);
+                writeTokens(map, TOKENS, Seeds.mix64(1234 + 2));
+                map.force();
+            }
+        });
     }
 
     /**
@@ -198,37 +140,6 @@ public final class W2TokenMemmap implements Workload {
             windows = null;
             tokens.close();
             tokens = null;
-        }
-    }
-
-    /**
-     * The windows filled one at a time ({@code fill} per sample): the dataset's own
-     * {@code fillBatch} hidden, so that the {@code fill} and {@code batched fill} rows differ in that alone.
-     */
-    private record PerSampleFill(TokenWindowDataset windows) implements FillableDataset<TokenWindow> {
-        @Override
-        public long size() {
-            return windows.size();
-        }
-
-        @Override
-        public TokenWindow get(long index) {
-            return windows.get(index);
-        }
-
-        @Override
-        public SampleLayout layout() {
-            return windows.layout();
-        }
-
-        @Override
-        public void fill(long index, SampleSlot slot) {
-            windows.fill(index, slot);
-        }
-
-        @Override
-        public String name() {
-            return windows.name();
         }
     }
 }

@@ -17,11 +17,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
+import java.util.stream.LongStream;
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageWriteParam;
@@ -51,7 +49,7 @@ public final class W3JpegFolder implements Workload {
     static final String FOLDER = "jpeg";
     static final String GENERATED = "jpeg-w3-generated";
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private ImagePipeline pipeline;
     private JpegDataset<ImageBytes> dataset;
 
@@ -62,20 +60,13 @@ public final class W3JpegFolder implements Workload {
 
     /** A W3 over the first {@code samples} files (or a generated folder of that many), for tests. */
     public W3JpegFolder(int samples) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W3 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        this.spec = new WorkloadSpec("W3", "jpeg-folder", WorkloadSpec.Data.MADE_IF_MISSING, 1, BATCH, samples,
+                3L * SIZE * SIZE * Float.BYTES);
     }
 
     @Override
-    public String name() {
-        return "W3";
-    }
-
-    @Override
-    public String title() {
-        return "jpeg-folder";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
@@ -83,34 +74,10 @@ public final class W3JpegFolder implements Workload {
         return "ImageFolder of JPEGs, RandomResizedCrop 224 + flip + Normalize into (64,3,224,224) f32, shuffled";
     }
 
-    @Override
-    public boolean needsData() {
-        return true;
-    }
-
-    @Override
-    public boolean makesMissingData() {
-        return true;
-    }
-
-    @Override
-    public int epochs() {
-        return 1;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
+    /** The images found, once the folder is read: a folder may hold fewer than asked for. */
     @Override
     public long samplesPerEpoch() {
-        return dataset != null ? dataset.size() : samples;
-    }
-
-    @Override
-    public long outputBytesPerSample() {
-        return 3L * SIZE * SIZE * Float.BYTES;
+        return dataset != null ? dataset.size() : spec.samplesPerEpoch();
     }
 
     @Override
@@ -126,9 +93,11 @@ public final class W3JpegFolder implements Workload {
     private synchronized JpegDataset<ImageBytes> dataset(Path data) {
         if (dataset == null) {
             try {
+                int samples = spec.samplesPerEpoch();
                 Path root = data != null && Files.isDirectory(data.resolve(FOLDER)) ? data.resolve(FOLDER) : generated(samples);
                 var folder = ImageFolder.scan(root).dataset();
-                Dataset<ImageBytes> files = folder.size() > samples ? Datasets.subset(folder, range(samples)) : folder;
+                Dataset<ImageBytes> files = folder.size() > samples
+                        ? Datasets.subset(folder, LongStream.range(0, samples).toArray()) : folder;
                 pipeline = ImagePipeline.train(SIZE);
                 System.err.println("W3: " + root + ", " + files.size() + " images; decoder: " + pipeline.decoder().describe());
                 dataset = JpegDataset.of(files, s -> EncodedImage.of(s.bytes(), s.label(), s.path().toString()), pipeline);
@@ -137,14 +106,6 @@ public final class W3JpegFolder implements Workload {
             }
         }
         return dataset;
-    }
-
-    private static long[] range(int n) {
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = i;
-        }
-        return out;
     }
 
     @Override
@@ -158,36 +119,21 @@ public final class W3JpegFolder implements Workload {
 
     /** The cache folder's W3-like image folder, made once. */
     static Path generated(int samples) throws IOException {
-        Path root = Workload.defaultDataFolder().resolve(GENERATED + "-" + samples);
-        if (Files.isDirectory(root)) {
-            return root;
-        }
-        Files.createDirectories(root.getParent());
-        Path tmp = Files.createTempDirectory(root.getParent(), GENERATED + ".tmp");
-        System.err.printf("W3: no %s folder in the data folder; writing %d W3-like JPEGs to %s ...%n", FOLDER, samples, root);
-        long start = System.nanoTime();
-        SplittableRandom rnd = new SplittableRandom(1234);
-        ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-        try {
-            int perClass = Math.max(1, (samples + CLASSES - 1) / CLASSES);
-            for (int i = 0; i < samples; i++) {
-                Path dir = tmp.resolve(String.format("class_%02d", i / perClass));
-                Files.createDirectories(dir);
-                write(writer, picture(rnd, i / perClass), dir.resolve(String.format("%06d.jpg", i)));
+        String what = String.format("no %s folder in the data folder; writing %d W3-like JPEGs", FOLDER, samples);
+        return CacheData.folder("W3", GENERATED + "-" + samples, what, folder -> {
+            SplittableRandom rnd = new SplittableRandom(1234);
+            ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
+            try {
+                int perClass = Math.max(1, (samples + CLASSES - 1) / CLASSES);
+                for (int i = 0; i < samples; i++) {
+                    Path dir = folder.resolve(String.format("class_%02d", i / perClass));
+                    Files.createDirectories(dir);
+                    write(writer, picture(rnd, i / perClass), dir.resolve(String.format("%06d.jpg", i)));
+                }
+            } finally {
+                writer.dispose();
             }
-        } finally {
-            writer.dispose();
-        }
-        try {
-            Files.move(tmp, root, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            deleteTree(tmp);
-            if (!Files.isDirectory(root)) {
-                throw e;
-            }
-        }
-        System.err.printf("W3: wrote %d images in %.1f s%n", samples, (System.nanoTime() - start) / 1e9);
-        return root;
+        });
     }
 
     /** A tinted gradient with 4-11 filled shapes and Gaussian noise (sigma 12), like gen_data.py's. */
@@ -239,14 +185,6 @@ public final class W3JpegFolder implements Workload {
         try (FileImageOutputStream out = new FileImageOutputStream(file.toFile())) {
             writer.setOutput(out);
             writer.write(null, new IIOImage(img, null, null), param);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -35,7 +35,7 @@ public final class W4VarlenCollate implements Workload {
     /** One sample: a sequence of token ids and its class. */
     public record Sequence(Tensor tokens, long label) {}
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private Sequences sequences;
 
     /** W4 as defined. */
@@ -45,57 +45,24 @@ public final class W4VarlenCollate implements Workload {
 
     /** A smaller W4, for tests. */
     public W4VarlenCollate(int samples) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W4 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        // output bytes: not defined, the padded width varies by batch
+        this.spec = new WorkloadSpec("W4", "varlen-collate", WorkloadSpec.Data.NONE, 1, BATCH, samples, 0);
     }
 
     @Override
-    public String name() {
-        return "W4";
-    }
-
-    @Override
-    public String title() {
-        return "varlen-collate";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
     public String summary() {
-        return samples + " i64 sequences in memory, lengths uniform [" + MIN_LENGTH + ", " + MAX_LENGTH
+        return samplesPerEpoch() + " i64 sequences in memory, lengths uniform [" + MIN_LENGTH + ", " + MAX_LENGTH
                 + "], padded per batch + labels + lengths, batch " + BATCH + ", shuffled";
     }
 
     @Override
-    public boolean needsData() {
-        return false;
-    }
-
-    @Override
-    public int epochs() {
-        return 1;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
-    @Override
-    public long samplesPerEpoch() {
-        return samples;
-    }
-
-    /** Not defined: the padded width varies by batch. */
-    @Override
-    public long outputBytesPerSample() {
-        return 0;
-    }
-
-    @Override
     public List<Configuration> configurations() {
-        return List.of(Configuration.of(0, false, false), Configuration.of(2, false, false));
+        return Configuration.rows(List.of(0, 2), Configuration.GENERAL);
     }
 
     @Override
@@ -129,6 +96,7 @@ public final class W4VarlenCollate implements Workload {
     /** The sequences, made on the first call from {@link #DATA_SEED}: lengths first, then tokens, then labels. */
     synchronized Sequences sequences() {
         if (sequences == null) {
+            int samples = spec.samplesPerEpoch();
             long state = Seeds.mix64(DATA_SEED);
             long[] offsets = new long[samples + 1];
             for (int i = 0; i < samples; i++) {

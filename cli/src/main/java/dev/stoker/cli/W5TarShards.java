@@ -24,7 +24,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,8 +56,9 @@ public final class W5TarShards implements Workload {
     static final int SHUFFLE_BUFFER = 1000;
     static final String FOLDER = "shards";
     static final String GENERATED = "shards-w5-generated";
+    static final List<Integer> WORKERS = List.of(0, 2);
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private List<String> shards;
     private long shardSamples = -1;
     private ImagePipeline pipeline;
@@ -70,20 +70,13 @@ public final class W5TarShards implements Workload {
 
     /** A W5 whose generated shards (when the data folder has none) hold {@code samples} images, for tests. */
     public W5TarShards(int samples) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W5 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        this.spec = new WorkloadSpec("W5", "tar-shards", WorkloadSpec.Data.MADE_IF_MISSING, 1, BATCH, samples,
+                3L * SIZE * SIZE * Float.BYTES);
     }
 
     @Override
-    public String name() {
-        return "W5";
-    }
-
-    @Override
-    public String title() {
-        return "tar-shards";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
@@ -92,45 +85,17 @@ public final class W5TarShards implements Workload {
                 + " into (64,3,224,224) f32, cls as label; raw rows: no decode";
     }
 
-    @Override
-    public boolean needsData() {
-        return true;
-    }
-
-    @Override
-    public boolean makesMissingData() {
-        return true;
-    }
-
-    @Override
-    public int epochs() {
-        return 1;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
+    /** The samples the shards hold, once they are counted; the generated shards' count before. */
     @Override
     public long samplesPerEpoch() {
-        return shardSamples >= 0 ? shardSamples : samples;
+        return shardSamples >= 0 ? shardSamples : spec.samplesPerEpoch();
     }
 
-    @Override
-    public long outputBytesPerSample() {
-        return 3L * SIZE * SIZE * Float.BYTES;
-    }
-
+    /** Every decoded row first, then every raw row. */
     @Override
     public List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>();
-        for (int n : new int[] {0, 2}) {
-            out.add(Configuration.of(n, false, false));
-        }
-        for (int n : new int[] {0, 2}) {
-            out.add(Configuration.of(n, false, false).withRaw());
-        }
+        List<Configuration> out = new ArrayList<>(Configuration.rows(WORKERS, Configuration.GENERAL));
+        out.addAll(Configuration.rows(WORKERS, Configuration.GENERAL.withRaw()));
         return out;
     }
 
@@ -169,7 +134,7 @@ public final class W5TarShards implements Workload {
                 Path folder = data != null ? data.resolve(FOLDER) : null;
                 List<Path> found = folder != null && Files.isDirectory(folder) ? tarsIn(folder) : List.of();
                 if (found.isEmpty()) {
-                    found = tarsIn(generated(samples));
+                    found = tarsIn(generated(spec.samplesPerEpoch()));
                 }
                 long count = 0;
                 for (Path p : found) {
@@ -203,24 +168,10 @@ public final class W5TarShards implements Workload {
 
     /** The cache folder's W5-like shards, packed once from W3's generated images. */
     private static Path generated(int samples) throws IOException {
-        Path root = Workload.defaultDataFolder().resolve(GENERATED + "-" + samples);
-        if (Files.isDirectory(root)) {
-            return root;
-        }
-        Dataset<ImageBytes> images = ImageFolder.scan(W3JpegFolder.generated(samples)).dataset();
-        Files.createDirectories(root.getParent());
-        Path tmp = Files.createTempDirectory(root.getParent(), GENERATED + ".tmp");
-        System.err.printf("W5: no %s folder in the data folder; packing %d images into %d shards in %s%n",
-                FOLDER, images.size(), SHARDS, root);
-        pack(images, tmp);
-        try {
-            Files.move(tmp, root, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            if (!Files.isDirectory(root)) {
-                throw e;
-            }
-        }
-        return root;
+        String what = String.format("no %s folder in the data folder; packing %d images as %d shards", FOLDER,
+                samples, SHARDS);
+        return CacheData.folder("W5", GENERATED + "-" + samples, what,
+                folder -> pack(ImageFolder.scan(W3JpegFolder.generated(samples)).dataset(), folder));
     }
 
     /** Writes {@code images} in a seeded shuffled order into {@link #SHARDS} shards of equal count, as gen_data.py. */

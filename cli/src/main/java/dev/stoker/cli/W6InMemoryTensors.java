@@ -1,8 +1,6 @@
 package dev.stoker.cli;
 
 import dev.stoker.data.FillableDataset;
-import dev.stoker.data.SampleLayout;
-import dev.stoker.data.SampleSlot;
 import dev.stoker.data.TensorDataset;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderBuilder;
@@ -14,7 +12,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,7 +37,7 @@ public final class W6InMemoryTensors implements Workload {
     /** The PyTorch side's generator seed. */
     static final long DATA_SEED = 0;
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private Arena arena;
     private TensorDataset<List<Tensor>> dataset;
 
@@ -51,71 +48,31 @@ public final class W6InMemoryTensors implements Workload {
 
     /** A smaller W6, for tests. */
     public W6InMemoryTensors(int samples) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W6 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        // output bytes: the float32 image (1.204 GB per epoch), as WORKLOADS.md counts it
+        this.spec = new WorkloadSpec("W6", "in-memory-tensors", WorkloadSpec.Data.NONE, 1, BATCH, samples,
+                IMAGE.elements() * Float.BYTES);
     }
 
     @Override
-    public String name() {
-        return "W6";
-    }
-
-    @Override
-    public String title() {
-        return "in-memory-tensors";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
     public String summary() {
-        return samples + " samples of 3x224x224 f32 in memory (" + String.format("%.2f GB",
-                samples * outputBytesPerSample() / 1e9) + ", off-heap) + an i64 label, batch " + BATCH + ", shuffled";
-    }
-
-    @Override
-    public boolean needsData() {
-        return false;
-    }
-
-    @Override
-    public int epochs() {
-        return 1;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
-    @Override
-    public long samplesPerEpoch() {
-        return samples;
-    }
-
-    @Override
-    public long outputBytesPerSample() {
-        return IMAGE.elements() * Float.BYTES; // 1.204 GB per epoch, as WORKLOADS.md counts it
+        return samplesPerEpoch() + " samples of 3x224x224 f32 in memory (" + String.format("%.2f GB",
+                samplesPerEpoch() * outputBytesPerSample() / 1e9) + ", off-heap) + an i64 label, batch " + BATCH
+                + ", shuffled";
     }
 
     @Override
     public List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>();
-        for (int n : new int[] {0, 2}) {
-            out.add(Configuration.of(n, false, false));
-            out.add(Configuration.of(n, false, false).withFill());
-            out.add(Configuration.of(n, false, true).withFill());
-        }
-        return out;
+        return Configuration.rows(List.of(0, 2), Configuration.GENERAL, Configuration.FILL, Configuration.BATCHED_FILL);
     }
 
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
-        TensorDataset<List<Tensor>> tensors = data();
-        if (c.batched() && !c.fill()) {
-            throw new IllegalArgumentException("W6 has no batched fetch without fill: its batched row is 'batched fill'");
-        }
-        FillableDataset<List<Tensor>> ds = c.fill() && !c.batched() ? new PerSampleFill(tensors) : tensors;
+        FillableDataset<List<Tensor>> ds = PerSample.forRow("W6", data(), c);
         LoaderBuilder<List<Tensor>> builder = DataLoader.builder(ds)
                 .batchSize(BATCH)
                 .shuffle(true)
@@ -126,6 +83,7 @@ public final class W6InMemoryTensors implements Workload {
     /** The tensors, made on the first call: uniform floats and labels from {@link #DATA_SEED}. */
     synchronized TensorDataset<List<Tensor>> data() {
         if (dataset == null) {
+            int samples = spec.samplesPerEpoch();
             arena = Arena.ofShared(); // workers on other threads read it
             Tensor images = new Tensor(arena.allocate((long) samples * outputBytesPerSample(), 64), DType.F32,
                     IMAGE.prepend(samples));
@@ -156,37 +114,6 @@ public final class W6InMemoryTensors implements Workload {
             dataset = null;
             arena.close();
             arena = null;
-        }
-    }
-
-    /**
-     * The tensors filled one row at a time ({@code fill} per sample): the dataset's own batched
-     * gather hidden, so that the {@code fill} and {@code batched fill} rows differ in that alone.
-     */
-    private record PerSampleFill(TensorDataset<List<Tensor>> tensors) implements FillableDataset<List<Tensor>> {
-        @Override
-        public long size() {
-            return tensors.size();
-        }
-
-        @Override
-        public List<Tensor> get(long index) {
-            return tensors.get(index);
-        }
-
-        @Override
-        public SampleLayout layout() {
-            return tensors.layout();
-        }
-
-        @Override
-        public void fill(long index, SampleSlot slot) {
-            tensors.fill(index, slot);
-        }
-
-        @Override
-        public String name() {
-            return tensors.name();
         }
     }
 }

@@ -7,15 +7,13 @@ import dev.stoker.formats.hdf5.Hdf5Dataset;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.random.Seeds;
+import dev.stoker.tensor.Tensor;
 import io.jhdf.HdfFile;
 import io.jhdf.WritableHdfFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import dev.stoker.tensor.Tensor;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -40,7 +38,7 @@ public final class W7Hdf5 implements Workload {
     static final String GENERATED = "data-w7-gaussian.h5";
     static final int CLASSES = 1000;
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private Hdf5Dataset dataset;
 
     /** W7 as defined. */
@@ -50,66 +48,25 @@ public final class W7Hdf5 implements Workload {
 
     /** A W7 over the first {@code samples} rows, for tests (the file must have that many). */
     public W7Hdf5(int samples) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W7 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        // output bytes: the float32 samples, as WORKLOADS.md counts MB/s
+        this.spec = new WorkloadSpec("W7", "hdf5", WorkloadSpec.Data.MADE_IF_MISSING, 1, BATCH, samples,
+                3L * 64 * 64 * Float.BYTES);
     }
 
     @Override
-    public String name() {
-        return "W7";
-    }
-
-    @Override
-    public String title() {
-        return "hdf5";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
     public String summary() {
-        return samples + " rows of data (3, 64, 64) f32 and labels i64 from " + FILE
+        return samplesPerEpoch() + " rows of data (3, 64, 64) f32 and labels i64 from " + FILE
                 + " (contiguous, memory-mapped), batch " + BATCH + ", shuffled";
     }
 
     @Override
-    public boolean needsData() {
-        return true;
-    }
-
-    @Override
-    public boolean makesMissingData() {
-        return true;
-    }
-
-    @Override
-    public int epochs() {
-        return 1;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
-    @Override
-    public long samplesPerEpoch() {
-        return samples;
-    }
-
-    @Override
-    public long outputBytesPerSample() {
-        return 3L * 64 * 64 * Float.BYTES; // the float32 samples, as WORKLOADS.md counts MB/s
-    }
-
-    @Override
     public List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>();
-        for (int n : new int[] {0, 2}) {
-            out.add(Configuration.of(n, false, false));
-            out.add(Configuration.of(n, false, false).withFill());
-        }
-        return out;
+        return Configuration.rows(List.of(0, 2), Configuration.GENERAL, Configuration.FILL);
     }
 
     @Override
@@ -118,6 +75,7 @@ public final class W7Hdf5 implements Workload {
             throw new IllegalArgumentException("W7 has no batched fetch");
         }
         Hdf5Dataset ds = dataset(data);
+        int samples = spec.samplesPerEpoch();
         if (ds.size() < samples) {
             throw new IllegalArgumentException("W7: " + data.resolve(FILE) + " has " + ds.size()
                     + " rows, fewer than the " + samples + " asked for");
@@ -142,23 +100,12 @@ public final class W7Hdf5 implements Workload {
 
     /** The cache folder's stand-in for {@code data.h5}, written once (a few seconds). */
     private static Path generated() {
-        Path folder = Workload.defaultDataFolder();
-        Path file = folder.resolve(GENERATED);
-        if (Files.isRegularFile(file)) {
-            return file;
-        }
-        System.err.printf("W7: no %s in the data folder; writing %,d samples to %s ...%n", FILE, SAMPLES, file);
-        long start = System.nanoTime();
-        Path tmp = folder.resolve(GENERATED + ".tmp");
         try {
-            Files.createDirectories(folder);
-            writeFile(tmp, SAMPLES, 1234 + 4);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            return CacheData.file("W7", GENERATED, String.format("no %s in the data folder; writing %,d samples",
+                    FILE, SAMPLES), tmp -> writeFile(tmp, SAMPLES, 1234 + 4));
         } catch (IOException e) {
-            throw new UncheckedIOException("W7: cannot write " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("W7: cannot write its " + GENERATED + ": " + e.getMessage(), e);
         }
-        System.err.printf("W7: wrote %s in %.1f s%n", file, (System.nanoTime() - start) / 1e9);
-        return file;
     }
 
     /** Writes {@code rows} W7 samples: {@code data (rows, 3, 64, 64) f32} and {@code labels (rows,) i64}. */

@@ -31,7 +31,7 @@ public final class W8Lmdb implements Workload {
     static final int SIZE = 224;
     static final String FOLDER = "lmdb";
 
-    private final int samples;
+    private final WorkloadSpec spec;
     private LmdbDataset lmdb;
     private ImagePipeline pipeline;
     private JpegDataset<LmdbSample> dataset;
@@ -43,51 +43,19 @@ public final class W8Lmdb implements Workload {
 
     /** A W8 over the first {@code samples} values, for tests (the environment must hold that many). */
     public W8Lmdb(int samples) {
-        if (samples < 1) {
-            throw new IllegalArgumentException("W8 needs at least one sample, not " + samples);
-        }
-        this.samples = samples;
+        this.spec = new WorkloadSpec("W8", "lmdb", WorkloadSpec.Data.REQUIRED, 1, BATCH, samples,
+                3L * SIZE * SIZE * Float.BYTES);
     }
 
     @Override
-    public String name() {
-        return "W8";
-    }
-
-    @Override
-    public String title() {
-        return "lmdb";
+    public WorkloadSpec spec() {
+        return spec;
     }
 
     @Override
     public String summary() {
         return "JPEG bytes from LMDB (" + FOLDER + "/, keys %06d), RandomResizedCrop 224 + flip + Normalize"
                 + " into (64,3,224,224) f32, shuffled";
-    }
-
-    @Override
-    public boolean needsData() {
-        return true;
-    }
-
-    @Override
-    public int epochs() {
-        return 1;
-    }
-
-    @Override
-    public int batchSize() {
-        return BATCH;
-    }
-
-    @Override
-    public long samplesPerEpoch() {
-        return samples;
-    }
-
-    @Override
-    public long outputBytesPerSample() {
-        return 3L * SIZE * SIZE * Float.BYTES;
     }
 
     @Override
@@ -109,6 +77,7 @@ public final class W8Lmdb implements Workload {
                         + " (--data DIR), and there is none" + (env == null ? "" : " at " + env) + "; make it with "
                         + "/usr/bin/python3 ../shared/peers/gen_data.py --root DIR --only jpeg,lmdb");
             }
+            int samples = spec.samplesPerEpoch();
             lmdb = LmdbDataset.open(env);
             long held = lmdb.size();
             if (held < samples) {

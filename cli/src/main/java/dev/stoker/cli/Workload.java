@@ -14,11 +14,18 @@ import java.util.List;
  */
 public interface Workload extends AutoCloseable {
 
+    /** The workload's constants: name, title, data, epochs, batch size, samples, output bytes. */
+    WorkloadSpec spec();
+
     /** The short name, {@code W1}. */
-    String name();
+    default String name() {
+        return spec().name();
+    }
 
     /** The long name, {@code synthetic-delay}. */
-    String title();
+    default String title() {
+        return spec().title();
+    }
 
     /** One line saying what the workload reads and does per sample, for the report's header. */
     String summary();
@@ -27,27 +34,37 @@ public interface Workload extends AutoCloseable {
      * Whether it reads the files of the benchmark data folder (made by the peers'
      * {@code gen_data.py --root DIR}); W1 makes its data in memory and needs none.
      */
-    boolean needsData();
+    default boolean needsData() {
+        return spec().data() != WorkloadSpec.Data.NONE;
+    }
 
     /**
      * Whether the workload makes an equivalent of its data itself (in the cache folder) when the
      * data folder lacks it, so that a missing folder is no error (W2 writes its own token file).
      */
     default boolean makesMissingData() {
-        return false;
+        return spec().data() == WorkloadSpec.Data.MADE_IF_MISSING;
     }
 
     /** Epochs per repetition. */
-    int epochs();
+    default int epochs() {
+        return spec().epochs();
+    }
 
     /** Samples per batch. */
-    int batchSize();
+    default int batchSize() {
+        return spec().batchSize();
+    }
 
     /** Samples per epoch. */
-    long samplesPerEpoch();
+    default long samplesPerEpoch() {
+        return spec().samplesPerEpoch();
+    }
 
     /** Bytes of output per sample for the MB/s column, or 0 where the byte volume is not defined. */
-    long outputBytesPerSample();
+    default long outputBytesPerSample() {
+        return spec().outputBytesPerSample();
+    }
 
     /** Every configuration the workload defines, in report order. */
     List<Configuration> configurations();

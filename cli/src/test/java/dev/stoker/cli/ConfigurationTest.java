@@ -3,6 +3,7 @@ package dev.stoker.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ConfigurationTest {
@@ -54,5 +55,14 @@ class ConfigurationTest {
         assertThat(c.isNamed("nw=0 batched fill")).isTrue();
         assertThat(Configuration.of(0, false, true).isNamed("nw=0 batched fill")).isFalse();
         assertThat(Configuration.of(0, false, true).fill()).isFalse();
+    }
+
+    @Test
+    void rowsTakeEachWorkerCountInTurnWithEveryPath() {
+        assertThat(Configuration.rows(List.of(0, 2), Configuration.GENERAL, Configuration.FILL,
+                Configuration.BATCHED_FILL)).extracting(Configuration::name).containsExactly(
+                "nw=0", "nw=0 fill", "nw=0 batched fill", "nw=2", "nw=2 fill", "nw=2 batched fill");
+        assertThat(Configuration.rows(List.of(4), Configuration.GENERAL.withRaw()).getFirst())
+                .isEqualTo(new Configuration(4, Configuration.DEFAULT_PREFETCH, false, false, false, 0, true));
     }
 }
