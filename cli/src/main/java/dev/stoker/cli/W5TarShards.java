@@ -14,8 +14,10 @@ import dev.stoker.loader.DataLoader;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.EncodedImage;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
+import dev.stoker.vision.JpegStream;
 import dev.stoker.vision.transform.SampleRandom;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,9 +42,10 @@ import java.util.stream.Stream;
  * within each worker's stream, one epoch.
  *
  * <p>Rows: {@code nw=0} and {@code nw=2} on the general path (an {@link ImageSample} per
- * sample, stacked by the default collate: the streaming loader has no fill path), and the same
- * two with {@code raw}: samples read, grouped, shuffled and batched without decoding (a batch
- * of labels and member sizes), the tar-read cost alone.
+ * sample, stacked by the default collate, PyTorch's path); the same two with {@code fill}, where
+ * a {@link JpegStream} decodes each image straight into its row of the batch (no per-sample
+ * tensor, no stack); and with {@code raw}: samples read, grouped, shuffled and batched without
+ * decoding (a batch of labels and member sizes), the tar-read cost alone.
  *
  * <p>Reads {@code DATA/shards/*.tar} (the peers' {@code gen_data.py}). Without them, packs
  * equivalent shards once into the cache folder from W3's generated image folder (the files in
@@ -91,29 +94,35 @@ public final class W5TarShards implements Workload {
         return shardSamples >= 0 ? shardSamples : spec.samplesPerEpoch();
     }
 
-    /** Every decoded row first, then every raw row. */
+    /** Every decoded row first (general, then fill), then every raw row. */
     @Override
     public List<Configuration> configurations() {
-        List<Configuration> out = new ArrayList<>(Configuration.rows(WORKERS, Configuration.GENERAL));
+        List<Configuration> out = new ArrayList<>(Configuration.rows(WORKERS, Configuration.GENERAL,
+                Configuration.FILL));
         out.addAll(Configuration.rows(WORKERS, Configuration.GENERAL.withRaw()));
         return out;
     }
 
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
-        if (c.batched() || c.fill() || c.ioConcurrency() > 0) {
-            throw new IllegalArgumentException("W5 streams samples: it has no batched, fill or I/O-mode rows, not " + c);
+        if (c.batched() || c.ioConcurrency() > 0 || (c.fill() && c.raw())) {
+            throw new IllegalArgumentException("W5 streams samples: it has no batched or I/O-mode rows, and raw rows"
+                    + " do not decode, so do not fill; not " + c);
         }
         TarShardDataset tar = TarShardDataset.builder(shards(data)).shuffleBuffer(SHUFFLE_BUFFER).build();
         if (c.raw()) {
             return loader(new Mapped<>(tar, ctx -> RawSample::of), c, seed);
         }
         ImagePipeline p = pipeline();
+        if (c.fill()) {
+            return loader(JpegStream.of(tar, s -> new EncodedImage(s.segment("jpg"), label(s), s.url() + "#" + s.key()),
+                    p), c, seed);
+        }
         return loader(new Mapped<>(tar, ctx -> new Decoder(p, ctx)), c, seed);
     }
 
     private static <T> DataLoader<T> loader(StreamingDataset<T> ds, Configuration c, long seed) {
-        return c.applyTo(DataLoader.builder(ds)) // a record per sample, then the stack, as PyTorch does
+        return c.applyTo(DataLoader.builder(ds)) // fill rows: no collate; the others: stacked, as PyTorch does
                 .batchSize(BATCH)
                 .seed(seed)
                 .build();

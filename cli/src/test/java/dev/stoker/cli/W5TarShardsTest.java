@@ -46,7 +46,7 @@ class W5TarShardsTest {
 
         try (W5TarShards w5 = new W5TarShards(20)) {
             assertThat(w5.configurations()).extracting(Configuration::name)
-                    .containsExactly("nw=0", "nw=2", "nw=0 raw", "nw=2 raw");
+                    .containsExactly("nw=0", "nw=0 fill", "nw=2", "nw=2 fill", "nw=0 raw", "nw=2 raw");
             assertThat(w5.configurations().getLast().peerName()).isEqualTo("nw=2,pf=2,raw");
             assertThat(w5.configurations().getLast().isNamed("nw=2,raw")).isTrue();
             for (Configuration c : w5.configurations()) {
@@ -92,6 +92,8 @@ class W5TarShardsTest {
         try (W5TarShards w5 = new W5TarShards(10)) {
             Configuration c = Configuration.of(0, false, false);
             assertThat(batches(w5, c, data)).isEqualTo(batches(w5, c, data));
+            Configuration fill = c.withFill(); // decoded into the batch: reproducible too
+            assertThat(batches(w5, fill, data)).isEqualTo(batches(w5, fill, data));
         }
     }
 
