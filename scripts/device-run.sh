@@ -12,4 +12,8 @@ $J --enable-native-access=ALL-UNNAMED -jar .device/lib/junit-console.jar execute
   --class-path "$cp" --select-package dev.stoker.cuda --details=tree 2>&1 | tee "$out/cuda-tests.txt"
 if [ "${1:-}" != "--tests-only" ]; then
   $J --enable-native-access=ALL-UNNAMED -cp "$cp" dev.stoker.cuda.measure.DeviceBench ${BENCH_ARGS:-} 2>&1 | tee "$out/device-bench.txt"
+  # The W3-style loop end to end: JPEG decode by the workers into pinned batches, overlapped copies,
+  # a fixed GPU step (makes W3's images in the cache folder first when there are none: about a minute).
+  $J --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -jar .device/stoker.jar \
+    cuda --loop ${LOOP_ARGS:-} 2>&1 | tee "$out/device-loop.txt"
 fi

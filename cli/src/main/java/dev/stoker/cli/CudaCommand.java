@@ -3,7 +3,9 @@ package dev.stoker.cli;
 import dev.stoker.cuda.Cuda;
 import dev.stoker.cuda.CudaRuntime;
 import dev.stoker.cuda.measure.DeviceBench;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,13 +13,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code stoker cuda}: whether this machine has a usable CUDA device, and with {@code --bench}
- * the device measurements (host-to-device bandwidth by copy size, and the step loop fed by the
- * device prefetcher from pinned and from ordinary batch memory).
+ * {@code stoker cuda}: whether this machine has a usable CUDA device; with {@code --bench} the
+ * device measurements (host-to-device bandwidth by copy size, and the step loop fed by the
+ * device prefetcher from pinned and from ordinary batch memory); with {@code --loop} the
+ * W3-style loop end to end ({@link DeviceLoop}).
  *
  * <pre>{@code
  * stoker cuda            # one line per device, or why there is none
  * stoker cuda --bench    # the tables of docs/cuda.md
+ * stoker cuda --loop     # JPEG decode + pinned batches + prefetcher + a fixed GPU step
  * }</pre>
  */
 @Command(
@@ -25,7 +29,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Say whether CUDA is usable here (libcudart found, a driver, a device), and",
             "with --bench measure the accelerator path: copy bandwidth from pinned and",
-            "from ordinary memory, and how long a GPU step loop waits for its batches.",
+            "from ordinary memory, and how long a GPU step loop waits for its batches;",
+            "with --loop run W3's images end to end (decode, pinned batches, overlapped",
+            "copies, a GPU step of fixed length) and say how long the GPU waited.",
             "",
             "Nothing CUDA is needed to build or run Stoker: the runtime library is looked",
             "up when this runs (STOKER_CUDART, CUDA_HOME, LD_LIBRARY_PATH, /usr/local/cuda).",
@@ -34,7 +40,8 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {
             "  stoker cuda                 the devices, or why there are none",
-            "  stoker cuda --bench --quick a short run of the device benchmarks"
+            "  stoker cuda --bench --quick a short run of the device benchmarks",
+            "  stoker cuda --loop --workers 8 --step-ms 20,40"
         })
 final class CudaCommand implements Callable<Integer> {
 
@@ -47,6 +54,25 @@ final class CudaCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "With --bench: fewer sizes and steps.")
     boolean quick;
 
+    @Option(names = "--loop", description = "Run the end-to-end W3-style loop (needs a GPU).")
+    boolean loop;
+
+    @Option(names = "--data", paramLabel = "DIR", description = "With --loop: a folder holding jpeg/ (an"
+            + " ImageFolder); default: W3's generated images in the cache folder.")
+    Path data;
+
+    @Option(names = "--workers", paramLabel = "N", description = "With --loop: loader workers (default: the"
+            + " cores less one).")
+    Integer workers;
+
+    @Option(names = "--step-ms", paramLabel = "MS", split = ",", defaultValue = "40,20",
+            description = "With --loop: GPU step lengths to try (default: ${DEFAULT-VALUE}).")
+    double[] stepsMs;
+
+    @Option(names = "--samples", paramLabel = "N", defaultValue = "2000",
+            description = "With --loop: images per epoch (default: ${DEFAULT-VALUE}).")
+    int samples;
+
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -55,9 +81,9 @@ final class CudaCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (!Cuda.isAvailable()) {
             out.println(Cuda.status());
-            if (bench) {
-                spec.commandLine().getErr().println(
-                        "stoker cuda --bench needs a CUDA device; the CPU path needs none of this.");
+            if (bench || loop) {
+                spec.commandLine().getErr().println("stoker cuda " + (bench ? "--bench" : "--loop")
+                        + " needs a CUDA device; the CPU path needs none of this.");
                 return 1;
             }
             return 0;
@@ -70,6 +96,15 @@ final class CudaCommand implements Callable<Integer> {
         out.flush();
         if (bench) {
             DeviceBench.run(System.out, quick);
+        }
+        if (loop) {
+            int n = workers != null ? workers : Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+            try {
+                DeviceLoop.run(System.out, cuda, data, n, stepsMs, samples);
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("stoker cuda --loop: cannot read the images: " + e.getMessage());
+                return 1;
+            }
         }
         return 0;
     }

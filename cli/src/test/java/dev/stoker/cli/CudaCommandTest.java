@@ -27,6 +27,20 @@ class CudaCommandTest {
     }
 
     @Test
+    void theLoopWithoutADeviceFailsWithAReason() {
+        assumeFalse(Cuda.isAvailable(), "a CUDA device is present");
+        BenchCommandTest.Run r = BenchCommandTest.run("cuda", "--loop", "--step-ms", "10,5");
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("--loop needs a CUDA device");
+    }
+
+    @Test
+    void theHelpShowsTheLoopsSettings() {
+        assertThat(BenchCommandTest.run("cuda", "--help").out()).contains("--loop", "--step-ms", "--workers");
+    }
+
+    @Test
     void theTopLevelHelpListsIt() {
         assertThat(BenchCommandTest.run("--help").out()).contains("cuda");
     }
