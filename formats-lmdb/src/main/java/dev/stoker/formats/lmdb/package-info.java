@@ -5,6 +5,12 @@
  * bundles liblmdb. Decoding the values (JPEG bytes, say) is the vision module's.
  * {@link dev.stoker.formats.lmdb.LmdbWriter} writes new environments in a layout they read.
  *
+ * <p>Files are untrusted: before liblmdb touches a data file, its structure is checked in Java
+ * (meta pages, every branch and leaf page of the main database, node offsets and extents, overflow
+ * ranges, key order), so a damaged or hostile file gives an
+ * {@link dev.stoker.formats.lmdb.LmdbException} naming the path, page and byte offset instead of
+ * crashing the JVM; {@link dev.stoker.formats.lmdb.LmdbEnvironment#openTrusted} skips the check.
+ *
  * <p>JVM flags lmdbjava needs on JDK 25: {@code --add-opens java.base/java.nio=ALL-UNNAMED} and
  * {@code --sun-misc-unsafe-memory-access=allow}.
  */

@@ -96,9 +96,16 @@ class LmdbEnvironmentErrorsTest {
         bytes[node + 2] = 0;    // size hi = 0x0100: size = 16 MiB + lo
         bytes[node + 3] = 1;
         Files.write(data, bytes);
-        try (LmdbDataset ds = LmdbDataset.open(env)) {
-            assertThat(ds.get(2).value()).isEqualTo(LmdbDatasetTest.expected(2));
-            assertThatThrownBy(() -> ds.get(3))
+        // The structural check refuses the file at open, naming the page and the byte.
+        assertThatThrownBy(() -> LmdbDataset.open(env))
+                .isInstanceOf(LmdbException.class)
+                .hasMessageContaining(env.toString())
+                .hasMessageContaining("page 2, byte " + node)
+                .hasMessageContaining("runs past the end of the page");
+        // Trusted, it opens; the copy's own check still refuses the value instead of reading past the map.
+        try (LmdbEnvironment trusted = LmdbEnvironment.openTrusted(env)) {
+            assertThat(trusted.get("000002")).isEqualTo(LmdbDatasetTest.expected(2));
+            assertThatThrownBy(() -> trusted.get("000003"))
                     .isInstanceOf(LmdbException.class)
                     .hasMessageContaining(env.toString())
                     .hasMessageContaining("000003")
