@@ -47,7 +47,21 @@ public final class LmdbDataset implements Dataset<LmdbSample>, AutoCloseable {
      */
     public static LmdbDataset open(Path path, LmdbLayout layout) {
         Objects.requireNonNull(layout, "layout");
-        LmdbEnvironment env = LmdbEnvironment.open(path);
+        return of(LmdbEnvironment.open(path), layout);
+    }
+
+    /**
+     * As {@link #open(Path, LmdbLayout)}, without the structural check of the file
+     * ({@link LmdbEnvironment#openTrusted}): for files this process or a trusted tool wrote, when
+     * the check's cost on a database of many small values matters. A damaged file can then crash
+     * the JVM.
+     */
+    public static LmdbDataset openTrusted(Path path, LmdbLayout layout) {
+        Objects.requireNonNull(layout, "layout");
+        return of(LmdbEnvironment.openTrusted(path), layout);
+    }
+
+    private static LmdbDataset of(LmdbEnvironment env, LmdbLayout layout) {
         try {
             long size = layout.size() >= 0 ? layout.size() : readSize(env, layout.sizeKey());
             byte[] labels = layout.labelsKey() == null ? null : readLabels(env, layout.labelsKey(), size);

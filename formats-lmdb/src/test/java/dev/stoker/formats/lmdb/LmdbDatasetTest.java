@@ -38,6 +38,18 @@ class LmdbDatasetTest {
     }
 
     @Test
+    void aTrustedOpenReadsTheSame() {
+        try (LmdbDataset checked = LmdbDataset.open(SMALL);
+             LmdbDataset trusted = LmdbDataset.openTrusted(SMALL, LmdbLayout.w8())) {
+            assertThat(trusted.size()).isEqualTo(checked.size());
+            for (int i = 0; i < N; i++) {
+                assertThat(trusted.get(i).value()).isEqualTo(checked.get(i).value());
+                assertThat(trusted.label(i)).isEqualTo(checked.label(i));
+            }
+        }
+    }
+
+    @Test
     void randomOrderAndBatchesAgreeWithSequentialReads() {
         try (LmdbDataset ds = LmdbDataset.open(SMALL)) {
             long[] order = {6, 0, 3, 3, 5, 1};
