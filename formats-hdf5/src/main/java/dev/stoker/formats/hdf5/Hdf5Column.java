@@ -7,7 +7,7 @@ import dev.stoker.tensor.Tensor;
  * One HDF5 dataset read row by row along its first axis: row {@code i} is the sub-array
  * {@code dataset[i]}, written into a tensor of the field's dtype and shape.
  */
-sealed interface Hdf5Column permits MappedColumn, JhdfColumn {
+sealed interface Hdf5Column permits MappedColumn, JhdfColumn, ChunkedColumn {
 
     /** The field this column fills: the dataset's path, element type and shape of one row. */
     SampleLayout.Field field();
@@ -15,7 +15,7 @@ sealed interface Hdf5Column permits MappedColumn, JhdfColumn {
     /** Rows: the first dimension. */
     long rows();
 
-    /** Whether rows are read through the memory map (true) or through jhdf (false). */
+    /** Whether rows are read in place from the memory map (true) or decoded / read by jhdf (false). */
     boolean mapped();
 
     /** Writes row {@code row} into {@code dst} (the field's dtype and shape), every element. */

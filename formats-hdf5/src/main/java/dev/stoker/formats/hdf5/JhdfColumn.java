@@ -3,13 +3,13 @@ package dev.stoker.formats.hdf5;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.tensor.Tensor;
 import io.jhdf.api.Dataset;
-import io.jhdf.exceptions.HdfException;
 import java.lang.reflect.Array;
 import java.nio.file.Path;
 
 /**
- * A chunked or compressed dataset read through jhdf's slicing: correct for anything jhdf reads
- * (deflate, shuffle, lzf), but roughly 50x slower than the memory map, and serialised on the file.
+ * An array read through jhdf's slicing, for the layouts Stoker does not read itself (compact
+ * arrays, whose few bytes live in the object header): correct for anything jhdf reads, but some
+ * 30x slower than the memory map, and serialised on the file. Chunked arrays are {@link ChunkedColumn}s.
  */
 record JhdfColumn(Path file, SampleLayout.Field field, long rows, Dataset dataset, Object lock) implements Hdf5Column {
 
@@ -20,6 +20,17 @@ record JhdfColumn(Path file, SampleLayout.Field field, long rows, Dataset datase
 
     @Override
     public void readRow(long row, Tensor dst) {
+        try {
+            read(row, dst);
+        } catch (Hdf5FormatException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError e) { // jhdf's, or Java's from a corrupt header
+            throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': cannot read row " + row
+                    + " through jhdf: " + Hdf5Dataset.describe(e), e);
+        }
+    }
+
+    private void read(long row, Tensor dst) {
         long[] shape = field.shape().toArray();
         long[] offset = new long[shape.length + 1];
         offset[0] = row;
@@ -33,11 +44,17 @@ record JhdfColumn(Path file, SampleLayout.Field field, long rows, Dataset datase
             synchronized (lock) { // jhdf's readers share the file's channel and caches
                 slice = dataset.getData(offset, count);
             }
-        } catch (HdfException e) {
+        } catch (RuntimeException | StackOverflowError e) { // jhdf's, or Java's from a corrupt header
             throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': cannot read row " + row
-                    + " through jhdf: " + e.getMessage(), e);
+                    + " through jhdf: " + Hdf5Dataset.describe(e), e);
         }
-        long written = write(slice, dst, 0);
+        long written;
+        try {
+            written = write(slice, dst, 0);
+        } catch (RuntimeException e) { // more values than the row holds, or a type jhdf should not give
+            throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': jhdf gave row " + row
+                    + " in a form Stoker cannot copy: " + e, e);
+        }
         if (written != field.shape().elements()) {
             throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': jhdf gave " + written
                     + " elements for row " + row + ", expected " + field.shape().elements());

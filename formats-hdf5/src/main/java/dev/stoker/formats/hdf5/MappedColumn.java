@@ -12,6 +12,15 @@ import java.nio.ByteOrder;
  */
 record MappedColumn(SampleLayout.Field field, long rows, MemorySegment data, ByteOrder order) implements Hdf5Column {
 
+    /** The map must hold every row: a layout message pointing past the file's end is refused before this. */
+    MappedColumn {
+        long need = Math.multiplyExact(rows, field.bytes());
+        if (rows < 0 || data.byteSize() < need) {
+            throw new IllegalArgumentException(field + " x " + rows + " needs " + need + " bytes; the map holds "
+                    + data.byteSize());
+        }
+    }
+
     @Override
     public boolean mapped() {
         return true;

@@ -43,7 +43,7 @@ class Hdf5DatasetTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"contiguous.h5", "chunked_gzip.h5", "big_endian.h5"})
+    @ValueSource(strings = {"contiguous.h5", "chunked.h5", "chunked_gzip.h5", "chunked_lzf.h5", "big_endian.h5"})
     void getReadsEveryRowAsH5pyWroteIt(String name) {
         try (Hdf5Dataset ds = Hdf5Dataset.open(fixture(name), "data", "/labels")) {
             assertThat(ds.size()).isEqualTo(ROWS);
@@ -59,20 +59,23 @@ class Hdf5DatasetTest {
     }
 
     @Test
-    void contiguousArraysAreMappedAndChunkedOnesGoThroughJhdf() {
+    void contiguousAndUnfilteredChunkedArraysAreMappedAndCompressedOnesDecoded() {
         try (Hdf5Dataset contiguous = Hdf5Dataset.open(fixture("contiguous.h5"), "data", "labels");
-             Hdf5Dataset chunked = Hdf5Dataset.open(fixture("chunked_gzip.h5"), "data", "labels");
+             Hdf5Dataset compressed = Hdf5Dataset.open(fixture("chunked_gzip.h5"), "data", "labels");
+             Hdf5Dataset chunked = Hdf5Dataset.open(fixture("chunked.h5"), "data", "labels");
              Hdf5Dataset big = Hdf5Dataset.open(fixture("big_endian.h5"), "data", "labels")) {
             assertThat(contiguous.mapped("data")).isTrue();
             assertThat(contiguous.mapped("labels")).isTrue();
             assertThat(big.mapped("data")).isTrue();
-            assertThat(chunked.mapped("data")).isFalse();
-            assertThat(chunked.mapped("labels")).isFalse();
+            assertThat(chunked.mapped("data")).isTrue();
+            assertThat(chunked.mapped("labels")).isTrue();
+            assertThat(compressed.mapped("data")).isFalse();
+            assertThat(compressed.mapped("labels")).isFalse();
         }
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"contiguous.h5", "chunked_gzip.h5", "big_endian.h5"})
+    @ValueSource(strings = {"contiguous.h5", "chunked.h5", "chunked_gzip.h5", "chunked_lzf.h5", "big_endian.h5"})
     void theLoaderFillsOrCollatesBatchesAndEmptiesItsPool(String name) {
         for (int run = 0; run < 4; run++) {
             int workers = run % 2 == 0 ? 0 : 2;
@@ -102,6 +105,20 @@ class Hdf5DatasetTest {
     private static LoaderBuilder<Map<String, Tensor>> builder(Hdf5Dataset ds, boolean collate) {
         LoaderBuilder<Map<String, Tensor>> b = DataLoader.builder(ds);
         return collate ? b.collate(DefaultCollate.instance()) : b;
+    }
+
+    @Test
+    void chunksNeverWrittenReadAsTheFillValueZero() {
+        try (Hdf5Dataset ds = Hdf5Dataset.open(fixture("chunked.h5"), "sparse", "labels")) {
+            assertThat(ds.mapped("sparse")).isTrue();
+            for (long i = 0; i < ROWS; i++) {
+                Map<String, Tensor> s = ds.get(i);
+                Tensor row = s.get("sparse");
+                for (long k = 0; k < ROW.elements(); k++) {
+                    assertThat(row.getFloat(k)).as("row %d element %d", i, k).isEqualTo(i < 4 ? i * 1000f + k : 0f);
+                }
+            }
+        }
     }
 
     @Test
