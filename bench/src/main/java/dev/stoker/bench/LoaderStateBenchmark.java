@@ -57,62 +57,70 @@ public class LoaderStateBenchmark {
     @Param({"true", "false"})
     public boolean inOrder;
 
-    private DataLoader<Long> loader;
-    private BatchIterator pass;
+    /** A loader 100 batches into its first pass, the pass still open. */
+    static final class MidEpoch implements AutoCloseable {
+        final DataLoader<Long> loader;
+        final BatchIterator pass;
 
-    @Setup
-    public void setUp() {
-        loader = DataLoader.builder(new Indices()).batchSize(32).shuffle(true).seed(1).numWorkers(4)
-                .inOrder(inOrder).build();
-        pass = loader.iterator();
-        for (int i = 0; i < 100; i++) {
-            pass.next().close();
-        }
-    }
-
-    @TearDown
-    public void tearDown() {
-        pass.close();
-        loader.close();
-    }
-
-    /** A streaming loader of 4 workers, each stream counting up, mid-epoch. */
-    @State(Scope.Benchmark)
-    public static class Streaming {
-        DataLoader<Long> loader;
-        BatchIterator pass;
-
-        @Setup
-        public void setUp() {
-            StreamingDataset<Long> counting = ctx -> SampleStream.of(LongStream.iterate(ctx.globalWorkerId(),
-                    i -> i + ctx.globalWorkers()).boxed().iterator());
-            loader = DataLoader.builder(counting).batchSize(32).seed(1).numWorkers(4).build();
-            pass = loader.iterator();
+        MidEpoch(DataLoader<Long> loader) {
+            this.loader = loader;
+            this.pass = loader.iterator();
             for (int i = 0; i < 100; i++) {
                 pass.next().close();
             }
         }
 
-        @TearDown
-        public void tearDown() {
+        @Override
+        public void close() {
             pass.close();
             loader.close();
         }
     }
 
+    private MidEpoch mapStyle;
+
+    @Setup
+    public void setUp() {
+        mapStyle = new MidEpoch(DataLoader.builder(new Indices()).batchSize(32).shuffle(true).seed(1).numWorkers(4)
+                .inOrder(inOrder).build());
+    }
+
+    @TearDown
+    public void tearDown() {
+        mapStyle.close();
+    }
+
+    /** A streaming loader of 4 workers, each stream counting up, mid-epoch. */
+    @State(Scope.Benchmark)
+    public static class Streaming {
+        MidEpoch streaming;
+
+        @Setup
+        public void setUp() {
+            StreamingDataset<Long> counting = ctx -> SampleStream.of(LongStream.iterate(ctx.globalWorkerId(),
+                    i -> i + ctx.globalWorkers()).boxed().iterator());
+            streaming = new MidEpoch(DataLoader.builder(counting).batchSize(32).seed(1).numWorkers(4).build());
+        }
+
+        @TearDown
+        public void tearDown() {
+            streaming.close();
+        }
+    }
+
     @Benchmark
     public LoaderState streamState(Streaming s) {
-        return s.loader.state();
+        return s.streaming.loader.state();
     }
 
     @Benchmark
     public LoaderState state() {
-        return loader.state();
+        return mapStyle.loader.state();
     }
 
     @Benchmark
     public long nextBatch() {
-        try (Batch b = pass.next()) {
+        try (Batch b = mapStyle.pass.next()) {
             return b.index();
         }
     }

@@ -151,14 +151,9 @@ final class PackCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
-        PackSource source;
-        try {
-            source = PackSource.read(input, kind);
-        } catch (IOException | RuntimeException e) {
-            return failure("cannot read " + input + ": " + message(e));
-        }
-        if (source.samples().isEmpty()) {
-            return failure(input + " holds no samples (" + source.layout() + ")");
+        PackSource source = source(kind);
+        if (source == null) {
+            return CommandLine.ExitCode.SOFTWARE;
         }
         List<PackSource.Item> order = order(source);
         long totalBytes = 0;
@@ -229,14 +224,9 @@ final class PackCommand implements Callable<Integer> {
         if (!overwrite && Files.exists(env.resolve("data.mdb"))) {
             return failure("there is already an LMDB environment at " + env + "; --overwrite replaces it");
         }
-        PackSource source;
-        try {
-            source = PackSource.read(input, kind);
-        } catch (IOException | RuntimeException e) {
-            return failure("cannot read " + input + ": " + message(e));
-        }
-        if (source.samples().isEmpty()) {
-            return failure(input + " holds no samples (" + source.layout() + ")");
+        PackSource source = source(kind);
+        if (source == null) {
+            return CommandLine.ExitCode.SOFTWARE;
         }
         String problem = PackLmdb.problem(source);
         if (problem != null) {
@@ -323,6 +313,22 @@ final class PackCommand implements Callable<Integer> {
         err.println("stoker pack: " + message);
         err.flush();
         return CommandLine.ExitCode.USAGE;
+    }
+
+    /** The samples of INPUT, or null after saying why there are none to pack. */
+    private PackSource source(PackSource.Layout kind) {
+        PackSource source;
+        try {
+            source = PackSource.read(input, kind);
+        } catch (IOException | RuntimeException e) {
+            failure("cannot read " + input + ": " + message(e));
+            return null;
+        }
+        if (source.samples().isEmpty()) {
+            failure(input + " holds no samples (" + source.layout() + ")");
+            return null;
+        }
+        return source;
     }
 
     private int failure(String message) {

@@ -98,12 +98,37 @@ public final class ElasticBatchSampler implements BatchSampler {
         return r * (n / worldSize) + Math.min(r, n % worldSize);
     }
 
+    /** Rank {@code rank}'s part, positions {@code [from, to)}, of the global batch of {@code n} from {@code start}. */
+    @FunctionalInterface
+    private interface Slicer {
+        long[] slice(long start, int n, int from, int to);
+    }
+
     @Override
     public Iterator<long[]> iterator(long epoch) {
-        if (this.order != null) {
-            return overOrder(this.order.iterator(epoch));
+        if (this.order != null) { // read each global batch of the sampler's order, keep this rank's part
+            PrimitiveIterator.OfLong indices = this.order.iterator(epoch);
+            long[] global = new long[globalBatchSize];
+            return batches((start, n, from, to) -> {
+                for (int i = 0; i < n; i++) {
+                    global[i] = indices.nextLong();
+                }
+                return Arrays.copyOfRange(global, from, to);
+            });
         }
+        // compute only this rank's part: position p of the epoch is order.apply(p), or p unshuffled
         FeistelPermutation order = shuffle && datasetSize > 0 ? FeistelPermutation.of(datasetSize, seed, epoch) : null;
+        return batches((start, n, from, to) -> {
+            long[] out = new long[to - from];
+            for (int i = 0; i < out.length; i++) {
+                long p = start + from + i;
+                out[i] = order == null ? p : order.apply(p);
+            }
+            return out;
+        });
+    }
+
+    private Iterator<long[]> batches(Slicer slicer) {
         long batches = size();
         return new Iterator<>() {
             private long g;
@@ -119,43 +144,9 @@ public final class ElasticBatchSampler implements BatchSampler {
                     throw new NoSuchElementException();
                 }
                 long start = g * globalBatchSize;
-                long n = Math.min(globalBatchSize, datasetSize - start);
-                long from = start + sliceStart(n, rank);
-                long to = start + sliceStart(n, rank + 1);
-                long[] out = new long[(int) (to - from)];
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = order == null ? from + i : order.apply(from + i);
-                }
+                int n = (int) Math.min(globalBatchSize, datasetSize - start);
                 g++;
-                return out;
-            }
-        };
-    }
-
-    /** The batches of a sampler's order: each global batch read into a buffer, then sliced. */
-    private Iterator<long[]> overOrder(PrimitiveIterator.OfLong indices) {
-        long batches = size();
-        long[] global = new long[globalBatchSize];
-        return new Iterator<>() {
-            private long g;
-
-            @Override
-            public boolean hasNext() {
-                return g < batches;
-            }
-
-            @Override
-            public long[] next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                int n = (int) Math.min(globalBatchSize, datasetSize - g * globalBatchSize);
-                for (int i = 0; i < n; i++) {
-                    global[i] = indices.nextLong();
-                }
-                g++;
-                int from = (int) sliceStart(n, rank);
-                return Arrays.copyOfRange(global, from, (int) sliceStart(n, rank + 1));
+                return slicer.slice(start, n, (int) sliceStart(n, rank), (int) sliceStart(n, rank + 1));
             }
         };
     }

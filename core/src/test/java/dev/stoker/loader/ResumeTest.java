@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,17 +37,9 @@ class ResumeTest {
     }
 
     private static List<String> uninterrupted(Setup s) {
-        List<String> out = new ArrayList<>();
         try (DataLoader<Long> loader = s.builder(new CountingDataset(s.size()), 0, true).build()) {
-            for (int e = 0; e < EPOCHS; e++) {
-                for (Batch b : loader) {
-                    try (b) {
-                        out.add(describe(b));
-                    }
-                }
-            }
+            return ResumeRuns.uninterrupted(loader, EPOCHS, ResumeTest::describe);
         }
-        return out;
     }
 
     @Test
@@ -67,37 +60,18 @@ class ResumeTest {
 
             List<String> seen = new ArrayList<>();
             LoaderState state;
-            CountingDataset before = new CountingDataset(s.size());
-            try (DataLoader<Long> loader = s.builder(before, workersBefore, inOrderBefore).build()) {
-                outer:
-                for (int e = 0; e < EPOCHS; e++) {
-                    BatchIterator it = loader.iterator();
-                    while (it.hasNext()) {
-                        if (seen.size() == stopAfter) {
-                            break outer; // stop between two steps: the batch loaded ahead was not delivered
-                        }
-                        try (Batch b = it.next()) {
-                            seen.add(describe(b));
-                        }
-                    }
-                }
-                state = loader.state();
+            try (DataLoader<Long> loader = s.builder(new CountingDataset(s.size()), workersBefore, inOrderBefore)
+                    .build()) {
+                state = ResumeRuns.stopAfter(loader, EPOCHS, stopAfter, ResumeTest::describe, seen);
             }
 
             CountingDataset after = new CountingDataset(s.size());
-            long deliveredSamples = 0;
+            AtomicLong deliveredSamples = new AtomicLong();
             try (DataLoader<Long> loader = s.builder(after, workersAfter, inOrderAfter).build()) {
-                loader.restore(state);
-                for (long e = state.epoch(); e < EPOCHS; e++) {
-                    BatchIterator it = loader.iterator();
-                    assertThat(it.epoch()).as(what).isEqualTo(e);
-                    while (it.hasNext()) {
-                        try (Batch b = it.next()) {
-                            seen.add(describe(b));
-                            deliveredSamples += b.indices().length;
-                        }
-                    }
-                }
+                ResumeRuns.resume(loader, state, EPOCHS, b -> {
+                    deliveredSamples.addAndGet(b.indices().length);
+                    return describe(b);
+                }, seen, () -> {});
             }
 
             assertThat(seen).as(what).containsExactlyInAnyOrderElementsOf(expected);
@@ -105,7 +79,7 @@ class ResumeTest {
                 assertThat(seen).as(what).containsExactlyElementsOf(expected);
             }
             assertThat(after.gets.get()).as(what + ": the resumed loader reads only what it delivers")
-                    .isEqualTo(deliveredSamples);
+                    .isEqualTo(deliveredSamples.get());
         }
     }
 

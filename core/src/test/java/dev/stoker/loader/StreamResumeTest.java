@@ -102,17 +102,9 @@ class StreamResumeTest {
     }
 
     private static List<String> uninterrupted(Setup s) {
-        List<String> out = new ArrayList<>();
         try (DataLoader<Long> loader = s.builder(new Numbers(s.size(), s.bad()), s.workers(), true).build()) {
-            for (int e = 0; e < EPOCHS; e++) {
-                for (Batch b : loader) {
-                    try (b) {
-                        out.add(describe(b));
-                    }
-                }
-            }
+            return ResumeRuns.uninterrupted(loader, EPOCHS, StreamResumeTest::describe);
         }
-        return out;
     }
 
     @Test
@@ -135,19 +127,7 @@ class StreamResumeTest {
             List<String> seen = new ArrayList<>();
             LoaderState state;
             try (DataLoader<Long> loader = s.builder(new Numbers(size, bad), workers, inOrderBefore).build()) {
-                outer:
-                for (int e = 0; e < EPOCHS; e++) {
-                    BatchIterator it = loader.iterator();
-                    while (it.hasNext()) {
-                        if (seen.size() == stopAfter) {
-                            break outer; // batches loaded ahead were not delivered
-                        }
-                        try (Batch b = it.next()) {
-                            seen.add(describe(b));
-                        }
-                    }
-                }
-                state = loader.state();
+                state = ResumeRuns.stopAfter(loader, EPOCHS, stopAfter, StreamResumeTest::describe, seen);
             }
 
             Numbers after = new Numbers(size, bad);
@@ -157,25 +137,13 @@ class StreamResumeTest {
                 deliveredBefore += state.streams().samples()[w];
                 skippedBefore += state.streams().ended()[w] ? 0 : state.streams().samples()[w];
             }
+            long skipped = skippedBefore;
+            long read = size - deliveredBefore;
             try (DataLoader<Long> loader = s.builder(after, workersAfter, inOrderAfter).build()) {
-                loader.restore(state);
-                boolean first = true;
-                for (long e = state.epoch(); e < EPOCHS; e++) {
-                    BatchIterator it = loader.iterator();
-                    assertThat(it.epoch()).as(what).isEqualTo(e);
-                    while (it.hasNext()) {
-                        try (Batch b = it.next()) {
-                            seen.add(describe(b));
-                        }
-                    }
-                    if (first) {
-                        first = false;
-                        assertThat(after.skipped.get()).as(what + ": skipped what was delivered")
-                                .isEqualTo(skippedBefore);
-                        assertThat(after.reads.get()).as(what + ": read only what was not")
-                                .isEqualTo(size - deliveredBefore);
-                    }
-                }
+                ResumeRuns.resume(loader, state, EPOCHS, StreamResumeTest::describe, seen, () -> {
+                    assertThat(after.skipped.get()).as(what + ": skipped what was delivered").isEqualTo(skipped);
+                    assertThat(after.reads.get()).as(what + ": read only what was not").isEqualTo(read);
+                });
             }
 
             if (inOrderBefore && inOrderAfter) {

@@ -39,16 +39,21 @@ final class FixedLengthStream implements SampleStream<TarSample> {
             return false;
         }
         while (!samples.hasNext()) {
-            if (passWasEmpty) {
-                throw new IllegalStateException("this worker's shards hold no samples, so it cannot deliver "
-                        + length + " samples per epoch (fewer shards than workers, or empty shards?)");
-            }
-            chain.close();
-            chain = passes.get();
-            samples = chain;
-            passWasEmpty = true;
+            nextPass();
         }
         return true;
+    }
+
+    /** This pass is over: the next one starts from the first shard again, unless this one was empty. */
+    private void nextPass() {
+        if (passWasEmpty) {
+            throw new IllegalStateException("this worker's shards hold no samples, so it cannot deliver "
+                    + length + " samples per epoch (fewer shards than workers, or empty shards?)");
+        }
+        chain.close();
+        chain = passes.get();
+        samples = chain;
+        passWasEmpty = true;
     }
 
     @Override
@@ -71,15 +76,8 @@ final class FixedLengthStream implements SampleStream<TarSample> {
             done += got;
             emitted += got;
             passWasEmpty &= got == 0;
-            if (done < want) { // this pass is over: the next one starts from the first shard again
-                if (passWasEmpty) {
-                    throw new IllegalStateException("this worker's shards hold no samples, so it cannot deliver "
-                            + length + " samples per epoch (fewer shards than workers, or empty shards?)");
-                }
-                chain.close();
-                chain = passes.get();
-                samples = chain;
-                passWasEmpty = true;
+            if (done < want) {
+                nextPass();
             }
         }
         return done;

@@ -6,6 +6,7 @@ import dev.stoker.loader.Batch;
 import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderState;
+import dev.stoker.loader.ResumeRuns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,17 +47,9 @@ class TarShardResumeTest {
     }
 
     private List<String> uninterrupted(TarShardDataset ds, int workers) {
-        List<String> out = new ArrayList<>();
         try (DataLoader<TarSample> loader = loader(ds, workers)) {
-            for (int e = 0; e < EPOCHS; e++) {
-                for (Batch b : loader) {
-                    try (b) {
-                        out.add(describe(b));
-                    }
-                }
-            }
+            return ResumeRuns.uninterrupted(loader, EPOCHS, TarShardResumeTest::describe);
         }
-        return out;
     }
 
     @Test
@@ -73,29 +66,10 @@ class TarShardResumeTest {
             List<String> seen = new ArrayList<>();
             LoaderState state;
             try (DataLoader<TarSample> loader = loader(ds, workers)) {
-                outer:
-                for (int e = 0; e < EPOCHS; e++) {
-                    BatchIterator it = loader.iterator();
-                    while (it.hasNext()) {
-                        if (seen.size() == stop) {
-                            break outer;
-                        }
-                        try (Batch b = it.next()) {
-                            seen.add(describe(b));
-                        }
-                    }
-                }
-                state = loader.state();
+                state = ResumeRuns.stopAfter(loader, EPOCHS, stop, TarShardResumeTest::describe, seen);
             }
             try (DataLoader<TarSample> loader = loader(ds, workers)) {
-                loader.restore(state);
-                for (long e = state.epoch(); e < EPOCHS; e++) {
-                    for (Batch b : loader) {
-                        try (b) {
-                            seen.add(describe(b));
-                        }
-                    }
-                }
+                ResumeRuns.resume(loader, state, EPOCHS, TarShardResumeTest::describe, seen, () -> {});
             }
             assertThat(seen).as(what).containsExactlyElementsOf(expected);
         }
