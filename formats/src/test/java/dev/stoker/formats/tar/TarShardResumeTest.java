@@ -7,6 +7,9 @@ import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderState;
 import dev.stoker.loader.ResumeRuns;
+import dev.stoker.sampler.BatchSampler;
+import dev.stoker.sampler.BlockShuffleSampler;
+import dev.stoker.sampler.ElasticBatchSampler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,6 +76,48 @@ class TarShardResumeTest {
             }
             assertThat(seen).as(what).containsExactlyElementsOf(expected);
         }
+    }
+
+    @Test
+    void indexedShardsInAShardLocalOrderResumeOnAnotherWorldSize() {
+        try (IndexedTarDataset tars = IndexedTarDataset.open(dir.resolve("R-{00..07}.tar").toString(),
+                IndexedTarDataset.MissingIndex.FAIL)) {
+            Random random = new Random(8);
+            for (int trial = 0; trial < 12; trial++) {
+                int before = 1 + random.nextInt(3);
+                int after = 1 + random.nextInt(3);
+                long seed = random.nextLong();
+                int stop = random.nextInt(9); // of the 8 global batches of 12 (drop last)
+                List<String> keys = new ArrayList<>();
+                LoaderState state = null;
+                for (int r = 0; r < before; r++) {
+                    try (DataLoader<TarSample> loader = shardLocal(tars, seed, r, before, random.nextInt(3))) {
+                        state = ResumeRuns.stopAfter(loader, 1, stop, b -> keysOf(b, keys), new ArrayList<>());
+                    }
+                }
+                for (int r = 0; r < after; r++) {
+                    try (DataLoader<TarSample> loader = shardLocal(tars, seed, r, after, random.nextInt(3))) {
+                        ResumeRuns.resume(loader, state, 1, b -> keysOf(b, keys), new ArrayList<>(), () -> {});
+                    }
+                }
+                assertThat(keys).as("trial %d: %d -> %d ranks, stop at %d", trial, before, after, stop)
+                        .hasSize(96).doesNotHaveDuplicates();
+            }
+        }
+    }
+
+    /** Rank {@code rank}'s loader: global batches of 12 from a block shuffle over 13-sample shards, 2 open at a time. */
+    private static DataLoader<TarSample> shardLocal(IndexedTarDataset tars, long seed, int rank, int world, int workers) {
+        BatchSampler sampler = ElasticBatchSampler.over(new BlockShuffleSampler(tars.size(), 13, 2, seed), 12, true,
+                rank, world);
+        return DataLoader.builder(tars).batchSampler(sampler).seed(seed).numWorkers(workers)
+                .collate((samples, memory) -> samples.stream().map(TarSample::key).toList()).build();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String keysOf(Batch b, List<String> keys) {
+        keys.addAll((List<String>) b.data());
+        return b.index() + "";
     }
 
     @Test
