@@ -76,6 +76,7 @@ public final class W1Synthetic implements Workload {
         out.add(Configuration.of(0, false, false).withFill());
         out.add(Configuration.of(0, false, true).withFill());
         out.add(Configuration.of(0, false, false).withIo(IO_CONCURRENCY));
+        out.add(Configuration.of(0, false, false).withFill().withIo(IO_CONCURRENCY)); // the rows filled at once
         for (int n : WORKERS) {
             out.add(Configuration.of(n, false, false));
             out.add(Configuration.of(n, true, false));
@@ -83,6 +84,7 @@ public final class W1Synthetic implements Workload {
             out.add(Configuration.of(n, true, true));
             out.add(Configuration.of(n, true, true).withFill()); // + zero-copy
             out.add(Configuration.of(n, true, false).withIo(IO_CONCURRENCY)); // + I/O concurrency
+            out.add(Configuration.of(n, true, false).withFill().withIo(IO_CONCURRENCY)); // + both
         }
         return out;
     }

@@ -36,13 +36,13 @@ class ConfigurationTest {
     @Test
     void w1HasTheTutorialsFourteenConfigurationsAndTheFillRows() {
         assertThat(new W1Synthetic().configurations()).extracting(Configuration::name).containsExactly(
-                "nw=0", "nw=0 batched", "nw=0 fill", "nw=0 batched fill", "nw=0 io=32",
+                "nw=0", "nw=0 batched", "nw=0 fill", "nw=0 batched fill", "nw=0 io=32", "nw=0 fill io=32",
                 "nw=2", "nw=2 persistent", "nw=2 batched", "nw=2 persistent batched", "nw=2 persistent batched fill",
-                "nw=2 persistent io=32",
+                "nw=2 persistent io=32", "nw=2 persistent fill io=32",
                 "nw=4", "nw=4 persistent", "nw=4 batched", "nw=4 persistent batched", "nw=4 persistent batched fill",
-                "nw=4 persistent io=32",
+                "nw=4 persistent io=32", "nw=4 persistent fill io=32",
                 "nw=8", "nw=8 persistent", "nw=8 batched", "nw=8 persistent batched", "nw=8 persistent batched fill",
-                "nw=8 persistent io=32");
+                "nw=8 persistent io=32", "nw=8 persistent fill io=32");
     }
 
     @Test

@@ -35,22 +35,33 @@ import java.util.concurrent.Semaphore;
  * batch run at once.
  *
  * <p>Used only for a dataset that keeps {@link Dataset#getBatch}'s default loop: a dataset with
- * its own batched fetch is one call per batch, and gets its concurrency from the workers.
+ * its own batched fetch is one call per batch, and gets its concurrency from the workers. A
+ * fillable dataset is seen through {@link ConcurrentFillDataset}, which fills the rows of a batch
+ * at once in the same way.
  */
-final class ConcurrentFetchDataset<T> implements Dataset<T> {
-    /** Sample {@code index} could not be fetched; carries the original as its cause. */
+sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentFillDataset {
+    /** Sample {@code index} could not be fetched (or filled); carries the original as its cause. */
     static final class SampleFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
         final long index;
+        final String verb;
 
-        SampleFailure(long index, Throwable cause) {
-            super("fetching sample " + index + " failed", cause, false, false);
+        SampleFailure(String verb, long index, Throwable cause) {
+            super(verb + " sample " + index + " failed", cause, false, false);
             this.index = index;
+            this.verb = verb;
         }
+    }
+
+    /** One sample's work: {@code j}, its place in the batch, and {@code index}, its dataset index. */
+    @FunctionalInterface
+    interface SampleTask<R> {
+        R run(int j, long index);
     }
 
     private final Dataset<T> dataset;
     private final Semaphore permits;
+    private final boolean ownGetBatch;
 
     ConcurrentFetchDataset(Dataset<T> dataset, int concurrency) {
         if (concurrency < 1) {
@@ -58,6 +69,7 @@ final class ConcurrentFetchDataset<T> implements Dataset<T> {
         }
         this.dataset = dataset;
         this.permits = new Semaphore(concurrency, true);
+        this.ownGetBatch = BatchMaker.overridesGetBatch(dataset);
     }
 
     /**
@@ -67,7 +79,7 @@ final class ConcurrentFetchDataset<T> implements Dataset<T> {
      */
     static LoaderException refine(LoaderException e) {
         if (e.getCause() instanceof SampleFailure f) {
-            return new LoaderException(e.datasetName(), "fetching sample " + f.index + " for", e.epoch(),
+            return new LoaderException(e.datasetName(), f.verb + " sample " + f.index + " for", e.epoch(),
                     e.batchIndex(), e.indices(), f.index, f.getCause());
         }
         return e;
@@ -85,43 +97,62 @@ final class ConcurrentFetchDataset<T> implements Dataset<T> {
 
     @Override
     public List<T> getBatch(long[] indices) {
+        if (ownGetBatch) { // a fillable dataset with its own batched fetch, on the collate path
+            return dataset.getBatch(indices);
+        }
+        return fanOut(indices, "fetching", (j, i) -> dataset.get(i));
+    }
+
+    /**
+     * Runs {@code task} for every sample of the batch at once, each on a virtual thread with the
+     * calling worker's context and a generator of its own, at most the loader's I/O concurrency at
+     * a time; the results in batch order.
+     *
+     * @throws SampleFailure for the first sample (in batch order) whose task failed; the tasks
+     *     still under way are cancelled
+     */
+    final <R> List<R> fanOut(long[] indices, String verb, SampleTask<R> task) {
         Optional<WorkerContext> context = WorkerContext.current();
         long seed = context.isPresent() ? WorkerContext.currentRandomSeed() : 0;
-        List<FutureTask<T>> fetches = new ArrayList<>(indices.length);
+        List<FutureTask<R>> tasks = new ArrayList<>(indices.length);
         try {
-            for (long i : indices) {
-                FutureTask<T> task = new FutureTask<>(() -> fetch(context, seed, i));
-                fetches.add(task);
-                Thread.ofVirtual().name("stoker-io-" + i).start(task);
+            for (int j = 0; j < indices.length; j++) {
+                int place = j;
+                long i = indices[j];
+                FutureTask<R> t = new FutureTask<>(() -> runOne(context, seed, place, i, task));
+                tasks.add(t);
+                Thread.ofVirtual().name("stoker-io-" + i).start(t);
             }
-            List<T> out = new ArrayList<>(indices.length);
+            List<R> out = new ArrayList<>(indices.length);
             for (int j = 0; j < indices.length; j++) {
                 try {
-                    out.add(fetches.get(j).get());
+                    out.add(tasks.get(j).get());
                 } catch (ExecutionException e) {
-                    throw new SampleFailure(indices[j], e.getCause());
+                    throw new SampleFailure(verb, indices[j], e.getCause());
                 } catch (CancellationException e) {
-                    throw new SampleFailure(indices[j], e);
+                    throw new SampleFailure(verb, indices[j], e);
                 }
             }
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while fetching a batch of " + indices.length + " samples", e);
+            throw new IllegalStateException("interrupted while " + verb + " a batch of " + indices.length + " samples",
+                    e);
         } finally {
-            for (FutureTask<T> f : fetches) {
-                f.cancel(true); // no-op for those done: the others must not run on unwatched
+            for (FutureTask<R> t : tasks) {
+                t.cancel(true); // no-op for those done: the others must not run on unwatched
             }
         }
     }
 
-    private T fetch(Optional<WorkerContext> context, long seed, long index) throws InterruptedException {
+    private <R> R runOne(Optional<WorkerContext> context, long seed, int j, long index, SampleTask<R> task)
+            throws InterruptedException {
         permits.acquire();
         try {
             if (context.isEmpty()) {
-                return dataset.get(index);
+                return task.run(j, index);
             }
-            return WorkerScope.call(context.get(), Seeds.mix(seed, index), () -> dataset.get(index));
+            return WorkerScope.call(context.get(), Seeds.mix(seed, index), () -> task.run(j, index));
         } finally {
             permits.release();
         }
@@ -130,5 +161,10 @@ final class ConcurrentFetchDataset<T> implements Dataset<T> {
     @Override
     public String name() {
         return dataset.name();
+    }
+
+    /** The dataset seen through this one. */
+    Dataset<T> dataset() {
+        return dataset;
     }
 }

@@ -3,6 +3,7 @@ package dev.stoker.loader;
 import dev.stoker.collate.Collate;
 import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
+import dev.stoker.data.FillableDataset;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.memory.BufferPool;
@@ -83,8 +84,11 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.pool = pool;
         this.ownsPool = ownsPool;
         Dataset<T> fetched = settings.dataset();
-        if (fetched != null && settings.ioConcurrency() > 0 && !BatchMaker.overridesGetBatch(fetched)) {
-            fetched = new ConcurrentFetchDataset<>(fetched, settings.ioConcurrency());
+        int io = settings.ioConcurrency();
+        if (fetched instanceof FillableDataset<T> f && io > 0 && !BatchMaker.overridesFillBatch(f)) {
+            fetched = new ConcurrentFillDataset<>(f, io); // rows filled at once; samples fetched at once on the collate path
+        } else if (fetched != null && io > 0 && !BatchMaker.overridesGetBatch(fetched)) {
+            fetched = new ConcurrentFetchDataset<>(fetched, io);
         }
         this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.streamingDataset(), settings.collate(),
                 pool, stats, settings.badSamples());

@@ -291,9 +291,10 @@ public final class LoaderBuilder<T> {
      * number of requests the storage serves well at once, and at least the batch size times
      * the workers to hide a wait entirely.
      *
-     * <p>It does nothing for a dataset with its own {@code getBatch} (one call per batch:
-     * give it workers instead), and a {@link dev.stoker.data.FillableDataset} is then fetched
-     * with {@code get} and collated rather than filled in place. Compute-heavy datasets gain
+     * <p>A {@link dev.stoker.data.FillableDataset} keeps its fill path: the rows of each batch
+     * are filled at once, each {@code fill} on a virtual thread of its own. It does nothing for a
+     * dataset with its own {@code getBatch} (or, on the fill path, its own {@code fillBatch}):
+     * that is one call per batch, so give it workers instead. Compute-heavy datasets gain
      * nothing from it: use {@link #numWorkers}.
      *
      * <pre>{@code

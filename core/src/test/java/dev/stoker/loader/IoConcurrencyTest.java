@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.stoker.data.CountingDataset;
+import dev.stoker.data.FillableDataset;
+import dev.stoker.data.SampleLayout;
+import dev.stoker.data.SampleSlot;
 import dev.stoker.data.SyntheticDataset;
 import dev.stoker.data.SyntheticSample;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
+import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +22,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +62,75 @@ class IoConcurrencyTest {
                 assertThat(images(loader)).as(workers + " workers").isEqualTo(serial);
                 assertThat(loader.pool().lentBytes()).isZero();
             }
+        }
+    }
+
+    @Test
+    void aFillableDatasetKeepsTheFillPathAndFillsItsRowsAtOnce() {
+        SyntheticDataset ds = SyntheticDataset.builder().size(48).shape(Shape.of(3, 4, 4))
+                .delay(Duration.ofMillis(2)).seed(1).build();
+        List<String> serial;
+        try (DataLoader<SyntheticSample> loader = DataLoader.builder(ds).batchSize(8).shuffle(true).seed(2).build()) {
+            serial = images(loader);
+        }
+        for (int workers : new int[] {0, 2}) {
+            try (DataLoader<SyntheticSample> loader = DataLoader.builder(ds).batchSize(8).shuffle(true).seed(2)
+                    .numWorkers(workers).ioConcurrency(16).build()) {
+                assertThat(loader.inFlightBound().measured()).as("the fill path: known before the first batch")
+                        .isFalse();
+                assertThat(images(loader)).as(workers + " workers").isEqualTo(serial);
+                assertThat(loader.pool().lentBytes()).isZero();
+            }
+        }
+
+        int concurrency = 4;
+        CyclicBarrier together = new CyclicBarrier(concurrency); // passes only if 4 fills wait at once
+        AtomicInteger gets = new AtomicInteger();
+        AtomicBoolean wait = new AtomicBoolean(true);
+        FillableDataset<Long> remote = new FillableDataset<>() {
+            public long size() {
+                return 16;
+            }
+
+            public Long get(long index) {
+                gets.incrementAndGet();
+                return index;
+            }
+
+            public SampleLayout layout() {
+                return SampleLayout.single(new SampleLayout.Field("x", DType.I64, Shape.scalar()));
+            }
+
+            public void fill(long index, SampleSlot slot) {
+                if (index == 13) {
+                    throw new IllegalStateException("503 for sample 13");
+                }
+                try {
+                    if (wait.get()) {
+                        together.await(5, TimeUnit.SECONDS);
+                    }
+                } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                    throw new IllegalStateException("fills did not run together", e);
+                }
+                slot.tensor(0).setLong(0, index * 10);
+            }
+        };
+        try (DataLoader<Long> loader = DataLoader.builder(remote).batchSize(4).ioConcurrency(concurrency).build()) {
+            BatchIterator it = loader.iterator();
+            for (int k = 0; k < 3; k++) {
+                try (Batch b = it.next()) {
+                    assertThat(b.tensor().toLongArray()).containsExactly(40L * k, 40L * k + 10, 40L * k + 20,
+                            40L * k + 30);
+                }
+            }
+            wait.set(false); // batch 3 has the bad sample: its other fills would wait for a fourth in vain
+            LoaderException e = catchThrowableOfType(LoaderException.class, it::next);
+            assertThat(e.getMessage()).startsWith("dataset '");
+            assertThat(e.getMessage()).contains("filling sample 13 for batch 3 of epoch 0");
+            assertThat(e.failedIndex()).hasValue(13);
+            assertThat(gets.get()).as("filled, never fetched").isZero();
+            it.close();
+            assertThat(loader.pool().lentBytes()).isZero();
         }
     }
 

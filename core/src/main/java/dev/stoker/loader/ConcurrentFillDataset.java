@@ -1,0 +1,47 @@
+package dev.stoker.loader;
+
+import dev.stoker.data.BatchSlots;
+import dev.stoker.data.FillableDataset;
+import dev.stoker.data.SampleLayout;
+import dev.stoker.data.SampleSlot;
+
+/**
+ * The I/O mode for a fillable dataset: the rows of a batch are filled all at once, each
+ * {@code fill} on a virtual thread of its own, as {@link ConcurrentFetchDataset} fetches samples,
+ * so a dataset that waits (remote storage) keeps the zero-copy fill path. Each fill writes only
+ * its own row, so the fills share the batch's slots safely.
+ *
+ * <p>Used for a fillable dataset that keeps {@link FillableDataset#fillBatch}'s default loop; one
+ * with its own {@code fillBatch} is one call per batch, and gets its concurrency from the workers.
+ * Under {@link SamplePolicy#SKIP} a batch with a bad sample is filled again one sample at a time
+ * ({@link BatchMaker}), so as to leave that sample out.
+ *
+ * <p>NOTE: {@link BatchSlots#lastField()} and {@code lastRow()} are shared by the fills, so an
+ * error message may name another row's field; the sample the failure names is always right.
+ */
+final class ConcurrentFillDataset<T> extends ConcurrentFetchDataset<T> implements FillableDataset<T> {
+    private final FillableDataset<T> fillable;
+
+    ConcurrentFillDataset(FillableDataset<T> dataset, int concurrency) {
+        super(dataset, concurrency);
+        this.fillable = dataset;
+    }
+
+    @Override
+    public SampleLayout layout() {
+        return fillable.layout();
+    }
+
+    @Override
+    public void fill(long index, SampleSlot slot) {
+        fillable.fill(index, slot);
+    }
+
+    @Override
+    public void fillBatch(long[] indices, BatchSlots slots) {
+        fanOut(indices, "filling", (j, i) -> {
+            fillable.fill(i, slots.slot(j));
+            return null;
+        });
+    }
+}
