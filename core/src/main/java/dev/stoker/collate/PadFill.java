@@ -4,6 +4,7 @@ import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /** Fills memory with one element value repeated, for the padding after each sequence. */
 final class PadFill {
@@ -23,7 +24,7 @@ final class PadFill {
                     + dtype + " value");
         }
         for (int i = 0; i < bytes.byteSize(); i++) {
-            if (bytes.getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, i) != 0) {
+            if (bytes.getAtIndex(ValueLayout.JAVA_BYTE, i) != 0) {
                 return bytes;
             }
         }

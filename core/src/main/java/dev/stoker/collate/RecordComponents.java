@@ -4,6 +4,7 @@ import java.lang.reflect.InaccessibleObjectException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,7 +30,7 @@ final class RecordComponents {
         }
         RecordComponent[] components = type.getRecordComponents();
         this.type = type;
-        this.names = java.util.Arrays.stream(components).map(RecordComponent::getName).toList();
+        this.names = Arrays.stream(components).map(RecordComponent::getName).toList();
         this.accessors = new Method[components.length];
         String why = null;
         for (int i = 0; i < components.length; i++) {

@@ -3,6 +3,7 @@ package dev.stoker.memory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
@@ -21,7 +22,7 @@ final class LockedMemory implements MemorySource {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(
-            java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+            MemoryLayout.PathElement.groupElement("errno"));
     private static final MethodHandle MLOCK = find("mlock");
     private static final MethodHandle MUNLOCK = find("munlock");
     private static final int ENOMEM = 12;

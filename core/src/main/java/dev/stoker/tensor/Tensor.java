@@ -1,5 +1,6 @@
 package dev.stoker.tensor;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
@@ -42,7 +43,7 @@ public final class Tensor {
     }
 
     /** A zero-filled tensor in memory owned by {@code arena}. */
-    public static Tensor allocate(java.lang.foreign.Arena arena, DType dtype, Shape shape) {
+    public static Tensor allocate(Arena arena, DType dtype, Shape shape) {
         long bytes = Math.multiplyExact(shape.elements(), (long) dtype.byteSize());
         return new Tensor(arena.allocate(bytes, 64), dtype, shape);
     }

@@ -3,6 +3,7 @@ package dev.stoker.formats.hdf5;
 import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.filter.LzfFilter;
 import io.jhdf.filter.PipelineFilterWithData;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.zip.DataFormatException;
@@ -100,7 +101,7 @@ final class ChunkDecoder {
                         throw new Hdf5FormatException(where + ": " + chunk + " of " + bytes.length
                                 + " bytes is too short for its fletcher32 checksum: corrupt");
                     }
-                    yield java.util.Arrays.copyOf(bytes, bytes.length - 4);
+                    yield Arrays.copyOf(bytes, bytes.length - 4);
                 }
                 case LZF -> {
                     if (data[i][2] > cap) {
@@ -141,7 +142,7 @@ final class ChunkDecoder {
                 }
                 n += got;
             }
-            return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+            return n == out.length ? out : Arrays.copyOf(out, n);
         } catch (DataFormatException e) {
             throw new Hdf5FormatException(where + ": " + chunk + ": bad deflate data: " + e.getMessage(), e);
         } finally {

@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Shards served over {@code http://} or {@code https://}, read as a stream: the body is parsed as
@@ -36,7 +37,7 @@ public final class HttpShards {
 
     /** Whether {@code location} names a shard on a web server rather than a local file. */
     public static boolean isUrl(String location) {
-        String l = location.toLowerCase(java.util.Locale.ROOT);
+        String l = location.toLowerCase(Locale.ROOT);
         return l.startsWith("http://") || l.startsWith("https://");
     }
 

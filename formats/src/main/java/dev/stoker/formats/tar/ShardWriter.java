@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.IllegalFormatException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -239,7 +240,7 @@ public final class ShardWriter implements AutoCloseable {
             try {
                 a = String.format(pattern, 0);
                 b = String.format(pattern, 1);
-            } catch (java.util.IllegalFormatException e) {
+            } catch (IllegalFormatException e) {
                 throw new IllegalArgumentException("shard name pattern \"" + pattern
                         + "\" is not a format with one number, like shard-%06d.tar: " + e.getMessage());
             }

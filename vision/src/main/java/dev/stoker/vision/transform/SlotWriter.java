@@ -5,6 +5,7 @@ import dev.stoker.tensor.HalfFloats;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * The last step of every pipeline: rows of 8-bit RGB (HWC) become the planes of a {@code (3, H, W)}
@@ -114,11 +115,11 @@ final class SlotWriter {
             long offset = ((long) c * height + y) * width;
             switch (dtype) {
                 case F32 -> {
-                    java.util.Arrays.fill(rowF, table[c][0]);
+                    Arrays.fill(rowF, table[c][0]);
                     MemorySegment.copy(rowF, 0, slot, ValueLayout.JAVA_FLOAT_UNALIGNED, offset * 4, width);
                 }
                 case F16, BF16 -> {
-                    java.util.Arrays.fill(rowH, halfTable[c][0]);
+                    Arrays.fill(rowH, halfTable[c][0]);
                     MemorySegment.copy(rowH, 0, slot, ValueLayout.JAVA_SHORT_UNALIGNED, offset * 2, width);
                 }
                 default -> slot.asSlice(offset, width).fill((byte) 0);
@@ -128,19 +129,19 @@ final class SlotWriter {
 
     private void fillPadding(float[] row, float pad) {
         if (imgStartX > 0 || imgEndX < width) {
-            java.util.Arrays.fill(row, pad);
+            Arrays.fill(row, pad);
         }
     }
 
     private void fillPadding(short[] row, short pad) {
         if (imgStartX > 0 || imgEndX < width) {
-            java.util.Arrays.fill(row, pad);
+            Arrays.fill(row, pad);
         }
     }
 
     private void fillPadding(byte[] row, byte pad) {
         if (imgStartX > 0 || imgEndX < width) {
-            java.util.Arrays.fill(row, pad);
+            Arrays.fill(row, pad);
         }
     }
 }
