@@ -19,8 +19,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code stoker bench}: runs a workload of {@code WORKLOADS.md} in each of its configurations and
  * reports samples per second, the time to the first batch and the memory it took, as a table for
- * a person or as JSON lines for scripts. Each configuration gets a warm-up repetition, which is
- * not reported, then the timed ones, each with a fresh loader seeded with its number.
+ * a person or as JSON lines for scripts. Each configuration is warmed up first (one repetition,
+ * and more until {@code --warmup} seconds have passed, so that a workload whose repetition lasts
+ * milliseconds is timed compiled, not interpreted, as JMH would time it), then the timed
+ * repetitions run, each with a fresh loader seeded with its number.
  */
 @Command(
         name = "bench",
@@ -33,10 +35,10 @@ import picocli.CommandLine.Spec;
             "The default, W1 (synthetic-delay, from PyTorch's data-loading tuning",
             "tutorial), needs no data: 512 samples of 3x224x224 float32 noise and a",
             "label, each made after a 5 ms sleep that stands in for slow storage;",
-            "batch 32, shuffled, 4 epochs. Every configuration that this build's",
-            "loader supports runs one warm-up and 3 timed repetitions; the report",
-            "gives batches/s, samples/s (median, min, max), MB/s, the time to the",
-            "first batch and the peak memory (process RSS, the loader's pool).",
+            "batch 32, shuffled, 4 epochs. Every configuration is warmed up (one",
+            "repetition, more until 2 s have passed), then runs 3 timed repetitions;",
+            "the report gives batches/s, samples/s (median, min, max), MB/s, the time",
+            "to the first batch and the peak memory (process RSS, the loader's pool).",
             ""
         },
         footerHeading = "%nExamples:%n",
@@ -74,6 +76,12 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--epochs", paramLabel = "N", description = "Epochs per repetition (default: the workload's; 4 for W1).")
     Integer epochs;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", defaultValue = "2",
+            description = "Warm up each configuration with one repetition, and more until this many seconds"
+                    + " have passed (default: ${DEFAULT-VALUE}; 0: one repetition), so that short"
+                    + " repetitions are timed after the JIT compiled the loader.")
+    double warmupSeconds;
 
     @Option(names = "--quick", description = "A smoke test: 1 repetition of 1 epoch, no warm-up.")
     boolean quick;
@@ -116,6 +124,10 @@ final class BenchCommand implements Callable<Integer> {
         if (timedReps < 1 || epochCount < 1) {
             return usageError("--reps and --epochs must be at least 1");
         }
+        if (!(warmupSeconds >= 0 && warmupSeconds <= 600)) {
+            return usageError("--warmup is a number of seconds from 0 to 600, not " + warmupSeconds);
+        }
+        long warmupNanos = quick ? 0 : (long) (warmupSeconds * 1e9);
         Path dataFolder = null;
         if (workload.needsData()) {
             dataFolder = data != null ? data : Workload.defaultDataFolder();
@@ -141,7 +153,8 @@ final class BenchCommand implements Callable<Integer> {
             out.println(machine.describe());
             out.println(plural(timedReps, "timed repetition") + " of " + plural(epochCount, "epoch") + " ("
                     + plural(workload.samplesPerEpoch() * epochCount, "sample") + ") per configuration, "
-                    + (warmups == 0 ? "no warm-up" : "after " + plural(warmups, "warm-up")));
+                    + (warmups == 0 ? "no warm-up" : "after a warm-up of one repetition"
+                    + (warmupNanos > 0 ? " and more until " + warmupSeconds + " s have passed" : "")));
             out.flush();
         }
 
@@ -151,7 +164,8 @@ final class BenchCommand implements Callable<Integer> {
              Progress progress = Progress.create(err, batchesPerRep * (warmups + timedReps) * chosen.size(),
                      chosen.size())) {
             for (Configuration c : chosen) {
-                BenchResult r = runConfiguration(workload, c, dataFolder, warmups, timedReps, epochCount, progress);
+                BenchResult r = runConfiguration(workload, c, dataFolder, warmups, warmupNanos, timedReps, epochCount,
+                        progress);
                 progress.finished(r);
                 results.add(r);
                 if (json) {
@@ -168,13 +182,19 @@ final class BenchCommand implements Callable<Integer> {
         return CommandLine.ExitCode.OK;
     }
 
+    /** At most this many warm-up repetitions, however short they are. */
+    static final int MAX_WARMUPS = 200;
+
     private static BenchResult runConfiguration(Workload workload, Configuration c, Path dataFolder, int warmups,
-                                                int timedReps, int epochs, Progress progress) {
-        for (int i = 0; i < warmups; i++) {
+                                                long warmupNanos, int timedReps, int epochs, Progress progress) {
+        long warmupStart = System.nanoTime();
+        for (int i = 0; i < MAX_WARMUPS
+                && (i < warmups || (warmups > 0 && System.nanoTime() - warmupStart < warmupNanos)); i++) {
             progress.repetition(c, "warm-up");
             // Seeds after the timed ones: the warm-up shares no order with a reported repetition.
+            // Only the first warm-up counts on the progress bar, whose length is known in advance.
             try (DataLoader<?> loader = workload.newLoader(c, timedReps + i, dataFolder)) {
-                Timer.run(loader, epochs, progress::batch);
+                Timer.run(loader, epochs, i < warmups ? progress::batch : () -> { });
             }
         }
         List<Measurement> measured = new ArrayList<>();

@@ -15,7 +15,7 @@ import picocli.CommandLine;
 /** {@code stoker bench} run in-process through picocli, on a W1 small and fast enough for a unit test. */
 class BenchCommandTest {
     /** W1 shrunk: 64 samples (2 batches), no delay. */
-    private static final String[] TINY = {"bench", "--samples", "64", "--delay-ms", "0"};
+    private static final String[] TINY = {"bench", "--samples", "64", "--delay-ms", "0", "--warmup", "0"};
 
     record Run(int exit, String out, String err) {}
 
@@ -55,6 +55,17 @@ class BenchCommandTest {
             assertThat(rows.get(i)).startsWith(w1Configurations().get(i).name() + " ");
         }
         assertThat(r.out()).contains("W1 synthetic-delay", "machine: ");
+    }
+
+    @Test
+    void theWarmUpLastsTheSecondsAsked() {
+        Run r = run("bench", "--samples", "64", "--delay-ms", "0", "--reps", "1", "--config", "nw=0", "--warmup", "0.3");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("after a warm-up of one repetition and more until 0.3 s have passed");
+        Run bad = run("bench", "--warmup", "-1");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("--warmup is a number of seconds");
     }
 
     @Test
