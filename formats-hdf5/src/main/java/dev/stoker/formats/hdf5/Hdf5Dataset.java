@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       open) says where each chunk lies in the map; as fast as contiguous;
  *   <li>chunked and compressed (gzip, shuffle, fletcher32, lzf): each chunk a row needs is decoded
  *       by Stoker (a chunk of 48 KiB inflates in about 0.2 ms) and kept in a small per-thread
- *       cache, so rows read in order decode each chunk once; shuffled rows decode a whole chunk
+ *       cache (8 MiB per array; system property {@code stoker.hdf5.chunkCacheBytes}, 0 for
+ *       none), so rows read in order decode each chunk once; shuffled rows decode a whole chunk
  *       per row, so keep such chunks to one or a few rows ({@code chunks=(1, ...)} in h5py), or
  *       rewrite the file contiguous ({@code h5repack -l CONTI}). {@link #mapped(String)} tells
  *       which path an array takes. lz4 and bitshuffle are refused: their chunk headers carry sizes
