@@ -8,6 +8,7 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderState;
+import dev.stoker.loader.StreamState;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
@@ -45,5 +46,18 @@ class LoaderStateJsonTest {
         assertThat(back).isEqualTo(state);
         assertThat(back.streams().samples()[4]).isEqualTo(3 * 32);
         assertThat(text.length()).isLessThan(1024);
+    }
+
+    @Test
+    void aReshardedStateKeepsItsCursor() throws Exception {
+        StreamState streams = new StreamState(0, 1, 4, 0, 3, new long[] {8, 4}, new long[] {2, 1},
+                new boolean[] {false, true}, new long[] {-1, 5, 0, 13});
+        LoaderState state = new LoaderState(2, 3, new long[0], 7, -1, -1, streams);
+        ObjectMapper json = new ObjectMapper();
+
+        LoaderState back = json.readValue(json.writeValueAsString(state), LoaderState.class);
+
+        assertThat(back).isEqualTo(state);
+        assertThat(back.streams().start()).containsExactly(-1, 5, 0, 13);
     }
 }

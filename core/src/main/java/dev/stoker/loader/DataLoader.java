@@ -4,6 +4,7 @@ import dev.stoker.collate.Collate;
 import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.FillableDataset;
+import dev.stoker.data.ReshardableStreamingDataset;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.memory.BufferPool;
@@ -223,7 +224,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     /** The streams of a pass from the start of an epoch: one per worker, one without workers. */
     private StreamState freshStreams() {
         return StreamState.start(settings.rank(), settings.worldSize(), settings.batchSize(),
-                Math.max(1, settings.numWorkers()));
+                Math.max(1, settings.numWorkers()), null);
     }
 
     /**
@@ -273,14 +274,14 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                     + "; this loader reads the streaming " + settings.datasetName());
         }
         StreamState mine = freshStreams();
-        if (state.seed() != settings.seed() || s.streams() != mine.streams() || s.rank() != mine.rank()
-                || s.worldSize() != mine.worldSize() || s.batchSize() != mine.batchSize()) {
+        boolean sameLayout = s.streams() == mine.streams() && s.rank() == mine.rank()
+                && s.worldSize() == mine.worldSize();
+        if (state.seed() != settings.seed() || s.batchSize() != mine.batchSize()) {
             throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
-                    + settings.datasetName() + " with " + mine.streams() + " stream(s) (" + settings.numWorkers()
-                    + " workers) on rank " + mine.rank() + " of " + mine.worldSize() + ", batch size "
-                    + mine.batchSize() + ", seed " + settings.seed() + ". A streaming dataset deals its data out to"
-                    + " its workers' streams, so it resumes only with the same workers, rank, world size and batch"
-                    + " size; a map-style dataset resumes with any");
+                    + settings.datasetName() + " with batch size " + mine.batchSize() + " and seed " + settings.seed());
+        }
+        if (!sameLayout) {
+            s = reshard(state, mine);
         }
         if (current != null) {
             current.close();
@@ -290,6 +291,35 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.last = null;
         this.nextPlan = BatchPlan.WHOLE_EPOCH;
         this.nextStreams = s;
+    }
+
+    /**
+     * The start of this loader's streams when {@code state} was taken on another layout: what is
+     * left of its epoch, as the dataset deals it out again.
+     */
+    private StreamState reshard(LoaderState state, StreamState mine) {
+        StreamState s = state.streams();
+        String layouts = "the state's streams are " + s.streams() + " worker(s) on rank " + s.rank() + " of "
+                + s.worldSize() + "; this loader has " + mine.streams() + " (" + settings.numWorkers()
+                + " workers) on rank " + mine.rank() + " of " + mine.worldSize();
+        if (!(settings.streamingDataset() instanceof ReshardableStreamingDataset<T> reshardable)) {
+            throw new IllegalArgumentException("this state is from another loader: " + layouts + ". "
+                    + settings.datasetName() + " deals its data out to its workers' streams and cannot deal what"
+                    + " is left out again, so it resumes only with the same workers, rank and world size");
+        }
+        if (s.worldSize() != 1) {
+            throw new IllegalArgumentException("this state holds rank " + s.rank() + "'s streams only (" + layouts
+                    + "): to resume on another layout, merge the states of every rank with LoaderState.merge and"
+                    + " restore that");
+        }
+        long[] cursor;
+        try {
+            cursor = reshardable.cursor(state.seed(), state.epoch(), s.start(), s.samples(), s.ended());
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException(settings.datasetName() + " cannot resume on another layout ("
+                    + layouts + "): " + e.getMessage(), e);
+        }
+        return StreamState.start(mine.rank(), mine.worldSize(), mine.batchSize(), mine.streams(), cursor);
     }
 
     /**

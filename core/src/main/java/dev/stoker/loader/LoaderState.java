@@ -1,6 +1,7 @@
 package dev.stoker.loader;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -67,6 +68,82 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
     /** A streaming loader's state. */
     static LoaderState ofStreams(long epoch, long seed, StreamState streams) {
         return new LoaderState(epoch, streams.delivered(), new long[0], seed, -1, -1, streams);
+    }
+
+    /**
+     * The states of every rank of a streaming job, taken at the same step, as one: the streams of
+     * all its workers (global worker {@code g} = rank x workers + worker), as if one rank ran them
+     * all. Restoring it on a loader with another number of workers or ranks deals what is left of
+     * the epoch out again, when the dataset is a
+     * {@link dev.stoker.data.ReshardableStreamingDataset}; each rank of the new job restores the
+     * same merged state.
+     *
+     * <pre>{@code
+     * LoaderState all = LoaderState.merge(List.of(rank0.state(), rank1.state()));  // gathered to one place
+     * // a job of 3 ranks, each:
+     * loader.restore(all);
+     * }</pre>
+     *
+     * @throws IllegalArgumentException when the states are not one streaming job's at one step:
+     *     a rank missing or twice, other epochs, seeds, batch sizes, worker counts or starts
+     */
+    public static LoaderState merge(List<LoaderState> ranks) {
+        if (ranks.isEmpty()) {
+            throw new IllegalArgumentException("merge needs the state of every rank, not none");
+        }
+        for (LoaderState r : ranks) {
+            if (r.streams == null) {
+                throw new IllegalArgumentException("only the states of streaming loaders merge; a map-style state"
+                        + " holds no streams: " + r);
+            }
+        }
+        // A rank whose streams all ran out stands at the start of the next epoch: in the epoch the
+        // others are in, its streams are over.
+        long epoch = ranks.stream().mapToLong(LoaderState::epoch).min().orElseThrow();
+        LoaderState first = ranks.stream().filter(r -> r.epoch == epoch).findFirst().orElseThrow();
+        StreamState f = first.streams;
+        int world = f.worldSize();
+        if (ranks.size() != world) {
+            throw new IllegalArgumentException("the job has " + world + " ranks, so merge needs " + world
+                    + " states, one per rank, not " + ranks.size());
+        }
+        StreamState[] byRank = new StreamState[world];
+        for (LoaderState r : ranks) {
+            StreamState s = r.streams;
+            boolean over = r.epoch == epoch + 1 && s.delivered() == 0 && s.start() == null;
+            if (!(r.epoch == epoch || over) || r.seed != first.seed || s.worldSize() != world
+                    || s.batchSize() != f.batchSize() || s.streams() != f.streams()
+                    || (!over && !Arrays.equals(s.start(), f.start()))) {
+                throw new IllegalArgumentException("these states are not one job's at one step: " + r + " against "
+                        + first + " (epoch, seed, world size, batch size, workers and start must agree)");
+            }
+            if (byRank[s.rank()] != null) {
+                throw new IllegalArgumentException("rank " + s.rank() + "'s state is given twice");
+            }
+            byRank[s.rank()] = over ? ended(s) : s;
+        }
+        int n = f.streams();
+        long[] samples = new long[world * n];
+        long[] batches = new long[world * n];
+        boolean[] ended = new boolean[world * n];
+        long delivered = 0;
+        for (int r = 0; r < world; r++) {
+            StreamState s = byRank[r];
+            System.arraycopy(s.samples(), 0, samples, r * n, n);
+            System.arraycopy(s.batches(), 0, batches, r * n, n);
+            System.arraycopy(s.ended(), 0, ended, r * n, n);
+            delivered += s.delivered();
+        }
+        return ofStreams(first.epoch, first.seed,
+                new StreamState(0, 1, f.batchSize(), 0, delivered, samples, batches, ended, f.start()));
+    }
+
+    /** {@code s}'s streams, every one over. */
+    private static StreamState ended(StreamState s) {
+        boolean[] over = new boolean[s.streams()];
+        Arrays.fill(over, true);
+        return new StreamState(s.rank(), s.worldSize(), s.batchSize(), 0, 0, new long[s.streams()],
+                new long[s.streams()], over, null);
     }
 
     @Override

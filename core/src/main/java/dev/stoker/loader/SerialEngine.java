@@ -143,7 +143,7 @@ final class SerialEngine<T> implements Engine {
         private void open() {
             long skip = start.samples()[0];
             try {
-                stream = settings.streamingDataset().open(context);
+                stream = StreamOpening.open(settings.streamingDataset(), context, start.start());
             } catch (RuntimeException e) {
                 throw fail(skip, maker.failure("opening the stream for", epoch, k, new long[0], -1, e));
             }

@@ -40,6 +40,7 @@ final class StreamLog {
     }
 
     synchronized StreamState snapshot() {
-        return new StreamState(start.rank(), start.worldSize(), start.batchSize(), turn, delivered, samples, batches, ended);
+        return new StreamState(start.rank(), start.worldSize(), start.batchSize(), turn, delivered, samples, batches,
+                ended, start.start());
     }
 }

@@ -26,9 +26,12 @@ import java.util.Arrays;
  * @param samples   per worker: samples of its stream delivered (or skipped as bad) so far
  * @param batches   per worker: its batches delivered (or failed) so far
  * @param ended     per worker: its stream is over (read to the end, or failed)
+ * @param start     where the epoch's streams started, in the dataset's terms, when it was resumed on
+ *                  another layout ({@link ReshardableStreamingDataset}'s cursor); null when the
+ *                  streams started at the start of the epoch
  */
 public record StreamState(int rank, int worldSize, int batchSize, int turn, long delivered, long[] samples,
-                          long[] batches, boolean[] ended) {
+                          long[] batches, boolean[] ended, long[] start) {
 
     public StreamState {
         int n = samples.length;
@@ -50,12 +53,19 @@ public record StreamState(int rank, int worldSize, int batchSize, int turn, long
         samples = samples.clone();
         batches = batches.clone();
         ended = ended.clone();
+        start = start == null ? null : start.clone();
     }
 
-    /** A state at the start of an epoch, with {@code streams} workers. */
-    static StreamState start(int rank, int worldSize, int batchSize, int streams) {
+    /** A state of streams that started at the start of the epoch. */
+    public StreamState(int rank, int worldSize, int batchSize, int turn, long delivered, long[] samples,
+                       long[] batches, boolean[] ended) {
+        this(rank, worldSize, batchSize, turn, delivered, samples, batches, ended, null);
+    }
+
+    /** A state at the start of an epoch, with {@code streams} workers starting at {@code start} (null: the epoch's start). */
+    static StreamState start(int rank, int worldSize, int batchSize, int streams, long[] start) {
         return new StreamState(rank, worldSize, batchSize, 0, 0, new long[streams], new long[streams],
-                new boolean[streams]);
+                new boolean[streams], start);
     }
 
     /** Workers (streams) of this rank. */
@@ -79,10 +89,20 @@ public record StreamState(int rank, int worldSize, int batchSize, int turn, long
     }
 
     @Override
+    public long[] start() {
+        return start == null ? null : start.clone();
+    }
+
+    /** Workers of the whole job these streams stand for: {@code worldSize x streams()}. */
+    public int globalStreams() {
+        return Math.multiplyExact(worldSize, samples.length);
+    }
+
+    @Override
     public boolean equals(Object o) {
         return o instanceof StreamState s && rank == s.rank && worldSize == s.worldSize && batchSize == s.batchSize
                 && turn == s.turn && delivered == s.delivered && Arrays.equals(samples, s.samples) && Arrays.equals(batches, s.batches)
-                && Arrays.equals(ended, s.ended);
+                && Arrays.equals(ended, s.ended) && Arrays.equals(start, s.start);
     }
 
     @Override
@@ -93,6 +113,7 @@ public record StreamState(int rank, int worldSize, int batchSize, int turn, long
     @Override
     public String toString() {
         return "streams of rank " + rank + "/" + worldSize + " (" + delivered + " batches delivered, samples " + Arrays.toString(samples) + ", batches "
-                + Arrays.toString(batches) + ", ended " + Arrays.toString(ended) + ", turn " + turn + ")";
+                + Arrays.toString(batches) + ", ended " + Arrays.toString(ended) + ", turn " + turn
+                + (start == null ? "" : ", resharded from a cursor of " + start.length) + ")";
     }
 }

@@ -59,7 +59,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
         long k = start.batches()[w];
         SampleStream<T> stream;
         try {
-            stream = settings.streamingDataset().open(context);
+            stream = StreamOpening.open(settings.streamingDataset(), context, start.start());
         } catch (RuntimeException e) {
             fail(w, k, skip, maker.failure("opening the stream for", epoch, k, new long[0], -1, e)
                     .onWorker(worker.name()));

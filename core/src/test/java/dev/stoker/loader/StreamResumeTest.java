@@ -193,10 +193,12 @@ class StreamResumeTest {
                      .seed(1).build();
              DataLoader<Long> otherSeed = DataLoader.builder(new Numbers(40, Set.of())).batchSize(4).numWorkers(2)
                      .seed(2).build()) {
-            for (DataLoader<Long> other : List.of(otherWorkers, otherBatch, otherSeed)) {
+            assertThatThrownBy(() -> otherWorkers.restore(state)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("this state is from another loader")
+                    .hasMessageContaining("resumes only with the same workers"); // Numbers cannot reshard
+            for (DataLoader<Long> other : List.of(otherBatch, otherSeed)) {
                 assertThatThrownBy(() -> other.restore(state)).isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageContaining("this state is from another loader")
-                        .hasMessageContaining("resumes only with the same workers");
+                        .hasMessageContaining("this state is from another loader");
             }
         }
         try (DataLoader<Long> mapStyle = DataLoader.builder(new CountingDataset(40)).batchSize(4).seed(1).build()) {
@@ -209,6 +211,28 @@ class StreamResumeTest {
                         .hasMessageContaining("map-style");
             }
         }
+    }
+
+    @Test
+    void mergedStatesJoinTheStreamsOfEveryRankInOrder() {
+        List<LoaderState> ranks = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            try (DataLoader<Long> loader = DataLoader.builder(new Numbers(40, Set.of())).batchSize(3).numWorkers(2)
+                    .rank(r).worldSize(2).seed(9).build()) {
+                BatchIterator it = loader.iterator();
+                for (int k = 0; k <= r; k++) {
+                    it.next().close();
+                }
+                ranks.add(loader.state());
+            }
+        }
+        LoaderState all = LoaderState.merge(List.of(ranks.get(1), ranks.get(0))); // any order
+        assertThat(all.streams().worldSize()).isEqualTo(1);
+        assertThat(all.streams().samples()).containsExactly(3, 0, 3, 3); // global workers 0..3
+        assertThat(all.nextBatch()).isEqualTo(3);
+        assertThatThrownBy(() -> LoaderState.merge(List.of(ranks.get(0), ranks.get(0))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("given twice");
+        assertThatThrownBy(() -> LoaderState.merge(List.of(ranks.get(0)))).hasMessageContaining("2 states");
     }
 
     @Test

@@ -12,7 +12,9 @@ import java.util.NoSuchElementException;
 
 /**
  * The samples of several shards, one shard after the other, each opened only when the previous one
- * is done, so that one worker holds one shard (one map or one connection) open at a time.
+ * is done, so that one worker holds one shard (one map or one connection) open at a time. A shard
+ * may be read from a given sample on (a resharded epoch's remaining piece of it), its earlier
+ * samples passed over header by header.
  */
 public final class ShardChain implements SampleStream<TarSample> {
     private final List<String> shards;
@@ -20,18 +22,34 @@ public final class ShardChain implements SampleStream<TarSample> {
     private final int readAhead;
     private final Duration stallTimeout;
     private final boolean skipCorrupt;
+    private final long[] offsets; // the first sample read of each shard; null: 0 for all
     private int nextShard;
+    private long pendingOffset; // samples of the open shard still to pass over
     private TarReader reader;
     private SampleGrouper groups;
     private TarSample next;
     private int skipped;
 
     ShardChain(List<String> shards, HttpClient http, int readAhead, Duration stallTimeout, boolean skipCorrupt) {
+        this(shards, null, http, readAhead, stallTimeout, skipCorrupt);
+    }
+
+    /** A chain that reads shard {@code i} from its sample {@code offsets[i]} on. */
+    ShardChain(List<String> shards, long[] offsets, HttpClient http, int readAhead, Duration stallTimeout,
+               boolean skipCorrupt) {
+        if (offsets != null && offsets.length != shards.size()) {
+            throw new IllegalArgumentException(offsets.length + " offsets for " + shards.size() + " shards");
+        }
         this.shards = shards;
+        this.offsets = offsets;
         this.http = http;
         this.readAhead = readAhead;
         this.stallTimeout = stallTimeout;
         this.skipCorrupt = skipCorrupt;
+    }
+
+    private long offsetOf(int shard) {
+        return offsets == null ? 0 : offsets[shard];
     }
 
     @Override
@@ -53,8 +71,12 @@ public final class ShardChain implements SampleStream<TarSample> {
                     continue;
                 }
                 groups = new SampleGrouper(reader);
+                pendingOffset = offsetOf(nextShard - 1);
             }
             try {
+                for (; pendingOffset > 0 && groups.hasNext(); pendingOffset--) {
+                    groups.next(); // before this worker's piece of the shard
+                }
                 if (groups.hasNext()) {
                     next = TarSample.of(groups.next(), reader.name());
                 } else {
@@ -97,7 +119,7 @@ public final class ShardChain implements SampleStream<TarSample> {
         }
         while (done < n) {
             if (groups == null && nextShard < shards.size()) {
-                int count = indexedSampleCount(shards.get(nextShard));
+                long count = indexedSampleCount(shards.get(nextShard)) - offsetOf(nextShard);
                 if (count >= 0 && count <= n - done) {
                     nextShard++;
                     done += count;

@@ -1,10 +1,14 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.ReshardableStreamingDataset;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
+import java.io.IOException;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -32,8 +36,11 @@ import java.util.List;
  * it had delivered whole, using their {@code .idx} sidecars without opening them, and walks the
  * member headers of the shard where it stood. With a shuffle buffer the samples are read again up
  * to that point (the buffer's contents are a function of them), but none is decoded by the loader.
+ * Without a shuffle buffer (and without {@code samplesPerWorker}) it is also reshardable: a state
+ * merged from every rank ({@code LoaderState.merge}) resumes on any number of workers and ranks,
+ * what is left of each shard dealt out again ({@link ShardPieces}).
  */
-public final class TarShardDataset implements StreamingDataset<TarSample> {
+public final class TarShardDataset implements ReshardableStreamingDataset<TarSample> {
     private final List<String> shards;
     private final boolean shuffleShards;
     private final int shuffleBuffer;
@@ -93,6 +100,73 @@ public final class TarShardDataset implements StreamingDataset<TarSample> {
                 source.close();
             }
         };
+    }
+
+    /**
+     * What is left of {@code epoch} after streams of another layout delivered {@code positions}:
+     * per shard of {@link #shards()}, the samples delivered ({@link ShardPieces}). It needs each
+     * shard's sample count, from its {@code .idx} sidecar or by walking its headers.
+     *
+     * @throws IllegalStateException with a shuffle buffer (it delivers samples out of stream order,
+     *     so a position says nothing about which ones), with {@code samplesPerWorker} (streams
+     *     cycle their shards), or with remote shards (their sample counts would mean reading them)
+     */
+    @Override
+    public long[] cursor(long seed, long epoch, long[] start, long[] positions, boolean[] ended) {
+        requireReshardable();
+        long[] counts = new long[shards.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = sampleCount(shards.get(i));
+        }
+        return ShardPieces.advance(ShardPieces.epochOrder(shards, shuffleShards, seed, epoch), start, counts,
+                positions, ended);
+    }
+
+    /** This worker's pieces of what is left after {@code cursor}: the rest of some shards, in epoch order. */
+    @Override
+    public SampleStream<TarSample> open(WorkerContext context, long[] cursor) {
+        requireReshardable();
+        if (cursor.length != shards.size()) {
+            throw new IllegalArgumentException("a cursor of " + cursor.length + " shards for " + shards.size());
+        }
+        int[] order = ShardPieces.epochOrder(shards, shuffleShards, context.seed(), context.epoch());
+        List<ShardPieces.Piece> mine = ShardPieces.mine(ShardPieces.left(order, cursor), context.globalWorkerId(),
+                context.globalWorkers());
+        List<String> names = new ArrayList<>(mine.size());
+        long[] offsets = new long[mine.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            names.add(shards.get(mine.get(i).shard()));
+            offsets[i] = mine.get(i).from();
+        }
+        return new ShardChain(names, offsets, http, readAhead, readTimeout, skipCorruptShards);
+    }
+
+    private void requireReshardable() {
+        if (shuffleBuffer > 0) {
+            throw new IllegalStateException("its shuffle buffer delivers samples out of stream order, so how far a"
+                    + " stream got does not say which samples it delivered; resume with the same workers, rank and"
+                    + " world size, or read the shards map-style (IndexedTarDataset)");
+        }
+        if (samplesPerWorker > 0) {
+            throw new IllegalStateException("with samplesPerWorker its streams cycle their shards; resume with the"
+                    + " same workers, rank and world size");
+        }
+    }
+
+    private static long sampleCount(String shard) {
+        if (HttpShards.isUrl(shard)) {
+            throw new IllegalStateException("remote shard " + shard + ": its sample count would mean reading it");
+        }
+        Path path = ShardSources.localPath(shard);
+        try {
+            Path sidecar = ShardIndex.sidecar(path);
+            if (Files.isRegularFile(sidecar)) {
+                return ShardIndex.read(sidecar, Files.size(path)).sampleCount();
+            }
+        } catch (IOException | RuntimeException e) {
+            // a bad sidecar: count by walking the shard instead
+        }
+        return ShardIndex.scan(path).sampleCount();
     }
 
     @Override

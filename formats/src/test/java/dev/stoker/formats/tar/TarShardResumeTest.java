@@ -1,10 +1,12 @@
 package dev.stoker.formats.tar;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderBuilder;
 import dev.stoker.loader.LoaderState;
 import dev.stoker.loader.ResumeRuns;
 import dev.stoker.sampler.BatchSampler;
@@ -114,10 +116,78 @@ class TarShardResumeTest {
                 .collate((samples, memory) -> samples.stream().map(TarSample::key).toList()).build();
     }
 
+    /** The loader of {@code builder}, its batches the lists of their samples' keys. */
+    private static DataLoader<TarSample> keys(LoaderBuilder<TarSample> builder) {
+        return builder.collate((samples, memory) -> samples.stream().map(TarSample::key).toList()).build();
+    }
+
     @SuppressWarnings("unchecked")
     private static String keysOf(Batch b, List<String> keys) {
         keys.addAll((List<String>) b.data());
         return b.index() + "";
+    }
+
+    @Test
+    void aMergedStateReshardsTheRestOfTheEpochOnAnotherLayout() {
+        Random random = new Random(17);
+        for (int trial = 0; trial < 60; trial++) {
+            TarShardDataset ds = TarShardDataset.builder(dir.resolve("R-{00..07}.tar").toString())
+                    .shuffleShards(random.nextBoolean()).build();
+            long seed = random.nextLong();
+            List<String> keys = new ArrayList<>();
+            LoaderState state = null; // null: the epoch's start
+            StringBuilder what = new StringBuilder("trial " + trial + ":");
+            for (int leg = 0; leg < 3; leg++) { // two stops, each resumed on a new layout, then to the end
+                int world = 1 + random.nextInt(3);
+                int workers = random.nextInt(3);
+                what.append(" ").append(world).append("x").append(workers);
+                List<LoaderState> ranks = new ArrayList<>();
+                for (int r = 0; r < world; r++) {
+                    try (DataLoader<TarSample> loader = DataLoader.builder(ds).batchSize(4).numWorkers(workers)
+                            .rank(r).worldSize(world).seed(seed)
+                            .collate((samples, memory) -> samples.stream().map(TarSample::key).toList()).build()) {
+                        if (state != null) {
+                            loader.restore(state);
+                        }
+                        int stop = leg == 2 ? Integer.MAX_VALUE : random.nextInt(6);
+                        ranks.add(ResumeRuns.stopAfter(loader, 1, stop, b -> keysOf(b, keys), new ArrayList<>()));
+                    }
+                }
+                if (ranks.stream().allMatch(r -> r.epoch() > 0)) {
+                    break; // every rank finished the epoch
+                }
+                state = LoaderState.merge(ranks);
+                what.append(" stop at ").append(keys.size());
+            }
+            assertThat(keys).as(what.toString()).hasSize(100).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void aShuffleBufferOrAMissingRankIsRefusedWithAReason() {
+        TarShardDataset buffered = TarShardDataset.builder(dir.resolve("R-{00..07}.tar").toString())
+                .shuffleBuffer(10).build();
+        LoaderState state;
+        try (DataLoader<TarSample> loader = keys(DataLoader.builder(buffered).batchSize(4).numWorkers(2))) {
+            loader.iterator().next().close();
+            state = loader.state();
+        }
+        try (DataLoader<TarSample> other = keys(DataLoader.builder(buffered).batchSize(4).numWorkers(3))) {
+            assertThatThrownBy(() -> other.restore(state)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("shuffle buffer");
+        }
+        TarShardDataset plain = TarShardDataset.builder(dir.resolve("R-{00..07}.tar").toString()).build();
+        LoaderState rank1;
+        try (DataLoader<TarSample> loader = keys(DataLoader.builder(plain).batchSize(4).rank(1).worldSize(2))) {
+            loader.iterator().next().close();
+            rank1 = loader.state();
+        }
+        try (DataLoader<TarSample> other = keys(DataLoader.builder(plain).batchSize(4))) {
+            assertThatThrownBy(() -> other.restore(rank1)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("LoaderState.merge");
+        }
+        assertThatThrownBy(() -> LoaderState.merge(List.of(rank1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2 states, one per rank");
     }
 
     @Test
