@@ -1,14 +1,11 @@
 package dev.stoker.bench;
 
-import dev.stoker.collate.BatchMemory;
 import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.BatchSlots;
-import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SyntheticDataset;
 import dev.stoker.data.SyntheticSample;
 import dev.stoker.data.TensorDataset;
 import dev.stoker.memory.BufferPool;
-import dev.stoker.memory.PooledBuffer;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
@@ -96,7 +93,7 @@ public class FillBenchmark {
     /** W1, the fill path: each image written into its row of the batch. */
     @Benchmark
     public void w1Fill(Blackhole bh) {
-        try (Held held = new Held(pool)) {
+        try (HeldBatchMemory held = new HeldBatchMemory(pool)) {
             BatchSlots slots = held.slots(synthetic.layout(), W1_BATCH);
             for (int j = 0; j < W1_BATCH; j++) {
                 synthetic.fill(w1Indices[j], slots.slot(j));
@@ -118,7 +115,7 @@ public class FillBenchmark {
     /** W6, the fill path: one gather of 64 rows into the batch ({@code fillBatch}). */
     @Benchmark
     public void w6FillBatch(Blackhole bh) {
-        try (Held held = new Held(pool)) {
+        try (HeldBatchMemory held = new HeldBatchMemory(pool)) {
             BatchSlots slots = held.slots(tensors.layout(), W6_BATCH);
             tensors.fillBatch(w6Indices, slots);
             bh.consume(slots.tensor(0).getFloat(0));
@@ -126,38 +123,8 @@ public class FillBenchmark {
     }
 
     private void collate(List<?> samples, Blackhole bh) {
-        try (Held held = new Held(pool)) {
+        try (HeldBatchMemory held = new HeldBatchMemory(pool)) {
             bh.consume(DefaultCollate.instance().collate(samples, held));
-        }
-    }
-
-    /** Batch memory from the pool, given back on close: what the loader's batch assembly does. */
-    private static final class Held implements BatchMemory, AutoCloseable {
-        private final BufferPool pool;
-        private final List<PooledBuffer> buffers = new ArrayList<>(2);
-
-        Held(BufferPool pool) {
-            this.pool = pool;
-        }
-
-        @Override
-        public Tensor allocate(DType dtype, Shape shape) {
-            PooledBuffer b = pool.acquire(shape.elements() * dtype.byteSize(), "bench batch");
-            buffers.add(b);
-            return new Tensor(b.segment(), dtype, shape);
-        }
-
-        BatchSlots slots(SampleLayout layout, int n) {
-            List<Tensor> out = new ArrayList<>(layout.size());
-            for (SampleLayout.Field f : layout.fields()) {
-                out.add(allocate(f.dtype(), f.shape().prepend(n)));
-            }
-            return new BatchSlots(layout, out);
-        }
-
-        @Override
-        public void close() {
-            buffers.forEach(PooledBuffer::close);
         }
     }
 }

@@ -1,13 +1,8 @@
 package dev.stoker.bench;
 
-import dev.stoker.collate.BatchMemory;
 import dev.stoker.collate.PadCollate;
 import dev.stoker.collate.PaddedBatch;
 import dev.stoker.memory.BufferPool;
-import dev.stoker.memory.PooledBuffer;
-import dev.stoker.tensor.DType;
-import dev.stoker.tensor.Shape;
-import dev.stoker.tensor.Tensor;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -103,7 +98,7 @@ public class PadCollateBenchmark {
     @Benchmark
     public void padSequences(Blackhole bh) {
         List<long[]> batch = sequences.get(next++ & (BATCHES - 1));
-        try (Held held = new Held(pool)) {
+        try (HeldBatchMemory held = new HeldBatchMemory(pool)) {
             PaddedBatch b = pad.collate(batch, held);
             bh.consume(b.padded().getLong(b.padded().elements() - 1));
             bh.consume(b.lengths().getLong(BATCH - 1));
@@ -114,7 +109,7 @@ public class PadCollateBenchmark {
     @Benchmark
     public void padRecords(Blackhole bh) {
         List<Sequence> batch = records.get(next++ & (BATCHES - 1));
-        try (Held held = new Held(pool)) {
+        try (HeldBatchMemory held = new HeldBatchMemory(pool)) {
             PaddedBatch b = padTokens.collate(batch, held);
             bh.consume(b.padded().getLong(b.padded().elements() - 1));
             bh.consume(b.rest());
@@ -138,27 +133,5 @@ public class PadCollateBenchmark {
             flatLengths.setAtIndex(ValueLayout.JAVA_LONG, i, s.length);
         }
         bh.consume(flat.getAtIndex(ValueLayout.JAVA_LONG, (long) BATCH * maxLength - 1));
-    }
-
-    /** Batch memory from the pool, given back on close: what the loader's batch assembly does. */
-    private static final class Held implements BatchMemory, AutoCloseable {
-        private final BufferPool pool;
-        private final List<PooledBuffer> buffers = new ArrayList<>(3);
-
-        Held(BufferPool pool) {
-            this.pool = pool;
-        }
-
-        @Override
-        public Tensor allocate(DType dtype, Shape shape) {
-            PooledBuffer b = pool.acquire(shape.elements() * dtype.byteSize(), "bench batch");
-            buffers.add(b);
-            return new Tensor(b.segment(), dtype, shape);
-        }
-
-        @Override
-        public void close() {
-            buffers.forEach(PooledBuffer::close);
-        }
     }
 }
