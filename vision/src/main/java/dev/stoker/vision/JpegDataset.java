@@ -108,7 +108,8 @@ public final class JpegDataset<S> implements FillableDataset<ImageSample> {
         return e;
     }
 
-    private static SampleRandom random(long index) {
+    /** The transform stream of sample {@code index}, under the current loader's seed and epoch (0 and 0 outside one). */
+    static SampleRandom random(long index) {
         WorkerContext ctx = WorkerContext.current().orElse(null);
         return ctx == null ? SampleRandom.of(0, 0, index) : SampleRandom.of(ctx.seed(), ctx.epoch(), index);
     }

@@ -6,10 +6,8 @@ import dev.stoker.data.SampleSlot;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
-import dev.stoker.random.Seeds;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
-import dev.stoker.vision.transform.SampleRandom;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -33,8 +31,8 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Random transforms draw from a stream keyed by the loader's seed and epoch and the image's
- * key ({@code SampleRandom.ofKey(Seeds.mix(seed, epoch, TRANSFORM_STREAM, hash(key)))}), so an
- * image gets the same crop and flip whichever worker reads it, and after a resume.
+ * key ({@code SampleRandom.of(seed, epoch, hash(key))}, where {@link JpegDataset} uses the
+ * index), so an image gets the same crop and flip whichever worker reads it, and after a resume.
  *
  * <p>The pipeline stays the caller's: close it after the loaders that use this dataset.
  *
@@ -104,16 +102,9 @@ public final class JpegStream<S> implements FillableStreamingDataset<EncodedImag
 
     @Override
     public void fill(EncodedImage e, SampleSlot slot) {
-        pipeline.apply(e.bytes(), e.key(), slot.tensor(0), random(e.key()));
+        // keyed on the image, not its place in a stream: see the class comment
+        pipeline.apply(e.bytes(), e.key(), slot.tensor(0), JpegDataset.random(hash(e.key())));
         slot.tensor(1).setLong(0, e.label());
-    }
-
-    /** The transform stream of the image named {@code key}; see the class comment. */
-    static SampleRandom random(String key) {
-        WorkerContext ctx = WorkerContext.current().orElse(null);
-        long seed = ctx == null ? 0 : ctx.seed();
-        long epoch = ctx == null ? 0 : ctx.epoch();
-        return SampleRandom.ofKey(Seeds.mix(seed, epoch, SampleRandom.TRANSFORM_STREAM, hash(key)));
     }
 
     /** FNV-1a over the key's characters: 64 bits, so that distinct keys practically never share a stream. */

@@ -136,7 +136,7 @@ public final class ShardChain implements SampleStream<TarSample> {
     }
 
     /** The samples in a local shard as its sidecar says, or -1 when it has none (or a stale or bad one, or is remote). */
-    private static int indexedSampleCount(String shard) {
+    static int indexedSampleCount(String shard) {
         if (HttpShards.isUrl(shard)) {
             return -1;
         }

@@ -5,10 +5,7 @@ import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
-import java.io.IOException;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -157,16 +154,8 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
         if (HttpShards.isUrl(shard)) {
             throw new IllegalStateException("remote shard " + shard + ": its sample count would mean reading it");
         }
-        Path path = ShardSources.localPath(shard);
-        try {
-            Path sidecar = ShardIndex.sidecar(path);
-            if (Files.isRegularFile(sidecar)) {
-                return ShardIndex.read(sidecar, Files.size(path)).sampleCount();
-            }
-        } catch (IOException | RuntimeException e) {
-            // a bad sidecar: count by walking the shard instead
-        }
-        return ShardIndex.scan(path).sampleCount();
+        int indexed = ShardChain.indexedSampleCount(shard);
+        return indexed >= 0 ? indexed : ShardIndex.scan(ShardSources.localPath(shard)).sampleCount();
     }
 
     @Override
