@@ -143,19 +143,11 @@ final class SerialEngine<T> implements Engine {
         private void open() {
             long skip = start.samples()[0];
             try {
-                stream = StreamOpening.open(settings.streamingDataset(), context, start.start());
-            } catch (RuntimeException e) {
-                throw fail(skip, maker.failure("opening the stream for", epoch, k, new long[0], -1, e));
+                stream = StreamOpening.open(settings.streamingDataset(), context, start, 0);
+            } catch (StreamOpening.Failure f) {
+                throw fail(skip, maker.failure(f.step, epoch, k, new long[0], -1, f.getCause()));
             }
             reader = new StreamReader<>(stream, maker.skips(), skip);
-            if (skip > 0) {
-                try {
-                    stream.skip(skip);
-                } catch (RuntimeException e) {
-                    throw fail(skip, maker.failure("moving past the " + skip + " samples delivered before the resume,"
-                            + " in the stream for", epoch, k, new long[0], -1, e));
-                }
-            }
         }
 
         /** Ends the pass after {@code failure}, which the consumer receives in this stream's place. */

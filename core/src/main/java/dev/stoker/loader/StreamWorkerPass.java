@@ -59,22 +59,12 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
         long k = start.batches()[w];
         SampleStream<T> stream;
         try {
-            stream = StreamOpening.open(settings.streamingDataset(), context, start.start());
-        } catch (RuntimeException e) {
-            fail(w, k, skip, maker.failure("opening the stream for", epoch, k, new long[0], -1, e)
-                    .onWorker(worker.name()));
+            stream = StreamOpening.open(settings.streamingDataset(), context, start, w);
+        } catch (StreamOpening.Failure f) {
+            fail(w, k, skip, maker.failure(f.step, epoch, k, new long[0], -1, f.getCause()).onWorker(worker.name()));
             return;
         }
         try {
-            if (skip > 0) {
-                try {
-                    stream.skip(skip);
-                } catch (RuntimeException e) {
-                    fail(w, k, skip, maker.failure("moving past the " + skip + " samples delivered before the"
-                            + " resume, in the stream for", epoch, k, new long[0], -1, e).onWorker(worker.name()));
-                    return;
-                }
-            }
             read(worker, context, new StreamReader<>(stream, maker.skips(), skip), k);
         } finally {
             try {

@@ -236,6 +236,43 @@ class StreamResumeTest {
     }
 
     @Test
+    void aStreamThatCannotMoveOnFailsItsTurnNamingTheStep() {
+        StreamingDataset<Long> stuck = ctx -> new SampleStream<>() {
+            long i;
+
+            public boolean hasNext() {
+                return i < 10;
+            }
+
+            public Long next() {
+                return i++;
+            }
+
+            @Override
+            public long skip(long n) {
+                throw new IllegalStateException("the source cannot seek");
+            }
+
+            public void close() {}
+        };
+        LoaderState state;
+        try (DataLoader<Long> loader = DataLoader.builder(stuck).batchSize(3).build()) {
+            loader.iterator().next().close();
+            state = loader.state();
+        }
+        for (int workers : new int[] {0, 1}) {
+            try (DataLoader<Long> loader = DataLoader.builder(stuck).batchSize(3).numWorkers(workers).build()) {
+                loader.restore(state);
+                BatchIterator it = loader.iterator();
+                assertThatThrownBy(it::next).isInstanceOf(LoaderException.class)
+                        .hasMessageContaining("moving past the 3 samples delivered before the resume")
+                        .hasRootCauseMessage("the source cannot seek");
+                assertThat(it.hasNext()).as("the stream failed: nothing more from it").isFalse();
+            }
+        }
+    }
+
+    @Test
     void aStreamWithoutItsOwnSkipIsMovedOnByReading() {
         StreamingDataset<Long> plain = ctx -> SampleStream.of(java.util.stream.LongStream.range(0, 10).boxed()
                 .iterator());
