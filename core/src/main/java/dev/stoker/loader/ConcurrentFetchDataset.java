@@ -61,7 +61,6 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
 
     private final Dataset<T> dataset;
     private final Semaphore permits;
-    private final boolean ownGetBatch;
 
     ConcurrentFetchDataset(Dataset<T> dataset, int concurrency) {
         if (concurrency < 1) {
@@ -69,7 +68,6 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
         }
         this.dataset = dataset;
         this.permits = new Semaphore(concurrency, true);
-        this.ownGetBatch = BatchMaker.overridesGetBatch(dataset);
     }
 
     /**
@@ -97,9 +95,6 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
 
     @Override
     public List<T> getBatch(long[] indices) {
-        if (ownGetBatch) { // a fillable dataset with its own batched fetch, on the collate path
-            return dataset.getBatch(indices);
-        }
         return fanOut(indices, "fetching", (j, i) -> dataset.get(i));
     }
 
@@ -161,10 +156,5 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
     @Override
     public String name() {
         return dataset.name();
-    }
-
-    /** The dataset seen through this one. */
-    Dataset<T> dataset() {
-        return dataset;
     }
 }

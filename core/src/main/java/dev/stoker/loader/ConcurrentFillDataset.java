@@ -4,6 +4,7 @@ import dev.stoker.data.BatchSlots;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
+import java.util.List;
 
 /**
  * The I/O mode for a fillable dataset: the rows of a batch are filled all at once, each
@@ -21,10 +22,18 @@ import dev.stoker.data.SampleSlot;
  */
 final class ConcurrentFillDataset<T> extends ConcurrentFetchDataset<T> implements FillableDataset<T> {
     private final FillableDataset<T> fillable;
+    private final boolean ownGetBatch;
 
     ConcurrentFillDataset(FillableDataset<T> dataset, int concurrency) {
         super(dataset, concurrency);
         this.fillable = dataset;
+        this.ownGetBatch = BatchMaker.overridesGetBatch(dataset);
+    }
+
+    /** On the collate path (a collate was given): the samples fetched at once, or by the dataset's own batched fetch. */
+    @Override
+    public List<T> getBatch(long[] indices) {
+        return ownGetBatch ? fillable.getBatch(indices) : super.getBatch(indices);
     }
 
     @Override

@@ -93,11 +93,6 @@ public record StreamState(int rank, int worldSize, int batchSize, int turn, long
         return start == null ? null : start.clone();
     }
 
-    /** Workers of the whole job these streams stand for: {@code worldSize x streams()}. */
-    public int globalStreams() {
-        return Math.multiplyExact(worldSize, samples.length);
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof StreamState s && rank == s.rank && worldSize == s.worldSize && batchSize == s.batchSize
