@@ -2,7 +2,6 @@ package dev.stoker.data;
 
 import dev.stoker.random.Seeds;
 import java.util.Optional;
-import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
 /**
@@ -89,11 +88,6 @@ public record WorkerContext(int workerId, int numWorkers, int rank, int worldSiz
     /** The seed of the generator for this streaming worker's {@code k}-th batch (from 0); see the class comment. */
     public long streamRandomSeed(long k) {
         return Seeds.mix(randomSeed(), k);
-    }
-
-    /** A new generator from this worker's own seed: {@code new SplittableRandom(randomSeed())}. */
-    public SplittableRandom newRandom() {
-        return new SplittableRandom(randomSeed());
     }
 
     /** The context of the worker running the calling code, inside a loader's fetch; empty elsewhere. */
