@@ -1,5 +1,7 @@
 package dev.stoker.loader;
 
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.StageClock;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -33,6 +35,10 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private long delivered;
     private final DeliveryLog log; // null for a streaming pass
     private final StreamLog streams; // null for a map-style pass
+    private final StageClock clock;
+    private final long startedAt = System.nanoTime();
+    private volatile long endedAt; // 0 while the pass runs; read by profile() from any thread
+    private long handedOutAt; // when the last batch was handed out: the consumer's step starts; 0 before the first
 
     BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log, StreamLog streams) {
         this.loader = loader;
@@ -40,6 +46,18 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         this.source = source;
         this.log = log;
         this.streams = streams;
+        this.clock = loader.clock();
+    }
+
+    /** How long this pass has run (to its end, or to now while it runs), for the loader's profile. */
+    long activeNanos() {
+        return (endedAt != 0 ? endedAt : System.nanoTime()) - startedAt;
+    }
+
+    private void ended() {
+        if (endedAt == 0) {
+            endedAt = System.nanoTime();
+        }
     }
 
     /** What this map-style pass has delivered, for {@link DataLoader#state()}; null for a streaming pass. */
@@ -72,15 +90,23 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         if (exhausted) {
             return false;
         }
+        long asked = System.nanoTime();
+        if (handedOutAt != 0) {
+            clock.record(Stage.STEP, handedOutAt, asked, epoch, delivered - 1);
+            handedOutAt = 0;
+        }
         try {
             pending = source.next();
         } catch (RuntimeException e) {
             // Kept for next(), so that the error comes at the batch that needed it.
             pendingFailure = e;
             return true;
+        } finally {
+            clock.record(delivered == 0 ? Stage.FIRST_BATCH : Stage.WAIT, asked, System.nanoTime(), epoch, delivered);
         }
         if (pending == null) {
             exhausted = true;
+            ended();
             source.close();
             return false;
         }
@@ -119,6 +145,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         }
         source.handedOut(b);
         loader.received();
+        handedOutAt = System.nanoTime();
         return b;
     }
 
@@ -143,6 +170,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
             return;
         }
         closed = true;
+        ended();
         try {
             if (pending != null) {
                 pending.close();

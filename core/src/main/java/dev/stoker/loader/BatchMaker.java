@@ -10,6 +10,9 @@ import dev.stoker.data.SampleLayout;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.PooledBuffer;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.StageClock;
+import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.Tensor;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Builds one batch: fetches its samples, collates them into pooled memory, and wraps the result as
@@ -59,6 +63,7 @@ final class BatchMaker<T> {
     private final Collate<T> collate;
     private final BufferPool pool;
     private final StatsCounters stats;
+    private final StageClock clock;
     private final SkippedSamples skips; // null under SamplePolicy.FAIL
     private final FillableDataset<T> fillable; // null unless the fill path is used
     private final FillableStreamingDataset<T> streamFill; // null unless a stream's fill path is used
@@ -66,13 +71,14 @@ final class BatchMaker<T> {
     private final boolean fillPerSample;
 
     BatchMaker(String datasetName, Dataset<T> dataset, StreamingDataset<T> streaming, Collate<T> collate,
-               BufferPool pool, StatsCounters stats, SamplePolicy policy) {
+               BufferPool pool, StatsCounters stats, StageClock clock, SamplePolicy policy) {
         this.datasetName = datasetName;
         this.dataset = dataset;
         this.perSample = dataset != null && !overridesGetBatch(dataset);
         this.collate = collate;
         this.pool = pool;
         this.stats = stats;
+        this.clock = clock;
         this.skips = policy == SamplePolicy.SKIP ? new SkippedSamples(datasetName, stats) : null;
         this.fillable = collate == DEFAULT_COLLATE && dataset instanceof FillableDataset<T> f ? f : null;
         this.streamFill = collate == DEFAULT_COLLATE && streaming instanceof FillableStreamingDataset<T> f ? f : null;
@@ -132,6 +138,23 @@ final class BatchMaker<T> {
     /** Where skipped samples are recorded, or {@code null} under {@link SamplePolicy#FAIL}. */
     SkippedSamples skips() {
         return skips;
+    }
+
+    /**
+     * Runs {@code action}, the making of batch {@code k} of {@code epoch}, with the loader's clock
+     * bound for the dataset's own {@link Stages} spans (read, decode, transform, memory wait).
+     */
+    <R> R timed(long epoch, long k, Supplier<R> action) {
+        return Stages.call(new Stages.Scope(clock, epoch, k), action);
+    }
+
+    /** Counts a batch made and adds its fetch and collate spans to the clock. */
+    private void loaded(int rows, long epoch, long k, long fetchStart, long fetchEnd, long collateEnd) {
+        stats.loaded(rows, fetchEnd - fetchStart, collateEnd - fetchEnd);
+        clock.record(Stage.FETCH, fetchStart, fetchEnd, epoch, k);
+        if (collateEnd > fetchEnd) {
+            clock.record(Stage.COLLATE, fetchEnd, collateEnd, epoch, k);
+        }
     }
 
     /**
@@ -210,10 +233,10 @@ final class BatchMaker<T> {
         try {
             long start = System.nanoTime();
             Object data = collate.collate(samples, memory);
-            long collateNanos = System.nanoTime() - start;
+            long end = System.nanoTime();
             Batch batch = new Batch(epoch, k, indices, data, memory.buffers());
             noteBytes(memory.buffers());
-            stats.loaded(samples.size(), fetchNanos, collateNanos);
+            loaded(samples.size(), epoch, k, start - fetchNanos, start, end);
             done = true;
             return batch;
         } catch (RuntimeException e) {
@@ -300,7 +323,8 @@ final class BatchMaker<T> {
             }
             Batch batch = new Batch(epoch, k, delivered, arrange(tensors), memory.buffers());
             noteBytes(memory.buffers());
-            stats.loaded(rows, System.nanoTime() - start, 0);
+            long end = System.nanoTime();
+            loaded(rows, epoch, k, start, end, end);
             done = true;
             return batch;
         } catch (RuntimeException e) {
@@ -354,7 +378,8 @@ final class BatchMaker<T> {
             }
             Batch batch = new Batch(epoch, k, new long[0], arrange(tensors), memory.buffers());
             noteBytes(memory.buffers());
-            stats.loaded(rows, fetchNanos + System.nanoTime() - start, 0);
+            long end = System.nanoTime();
+            loaded(rows, epoch, k, start - fetchNanos, end, end);
             done = true;
             return batch;
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package dev.stoker.loader;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.data.WorkerScope;
+import dev.stoker.metrics.Stages;
 import dev.stoker.random.Seeds;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,12 +110,13 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
     final <R> List<R> fanOut(long[] indices, String verb, SampleTask<R> task) {
         Optional<WorkerContext> context = WorkerContext.current();
         long seed = context.isPresent() ? WorkerContext.currentRandomSeed() : 0;
+        Stages.Scope stages = Stages.current(); // the dataset's stage spans still count for this batch
         List<FutureTask<R>> tasks = new ArrayList<>(indices.length);
         try {
             for (int j = 0; j < indices.length; j++) {
                 int place = j;
                 long i = indices[j];
-                FutureTask<R> t = new FutureTask<>(() -> runOne(context, seed, place, i, task));
+                FutureTask<R> t = new FutureTask<>(() -> runOne(context, seed, stages, place, i, task));
                 tasks.add(t);
                 Thread.ofVirtual().name("stoker-io-" + i).start(t);
             }
@@ -140,14 +142,15 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
         }
     }
 
-    private <R> R runOne(Optional<WorkerContext> context, long seed, int j, long index, SampleTask<R> task)
-            throws InterruptedException {
+    private <R> R runOne(Optional<WorkerContext> context, long seed, Stages.Scope stages, int j, long index,
+                         SampleTask<R> task) throws InterruptedException {
         permits.acquire();
         try {
             if (context.isEmpty()) {
-                return task.run(j, index);
+                return Stages.call(stages, () -> task.run(j, index));
             }
-            return WorkerScope.call(context.get(), Seeds.mix(seed, index), () -> task.run(j, index));
+            return Stages.call(stages,
+                    () -> WorkerScope.call(context.get(), Seeds.mix(seed, index), () -> task.run(j, index)));
         } finally {
             permits.release();
         }

@@ -9,6 +9,8 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.MemorySources;
+import dev.stoker.metrics.StageClock;
+import dev.stoker.metrics.Trace;
 import dev.stoker.sampler.BatchSampler;
 import dev.stoker.sampler.RandomSampler;
 import dev.stoker.sampler.Sampler;
@@ -62,6 +64,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private final BufferPool pool;
     private final boolean ownsPool;
     private final StatsCounters stats = new StatsCounters();
+    private final StageClock clock = new StageClock();
     private final Engine engine;
     private final BatchMaker<T> maker;
 
@@ -71,6 +74,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private BatchIterator current;
     /** The last pass started, kept after it closes so that {@link #state()} can say where it ended. */
     private BatchIterator last;
+    /** The running time of the passes before {@link #last}, for {@link #profile()}. */
+    private long earlierPassNanos;
     /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
     private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
     /** Where the next streaming pass starts: null for the start of the epoch, or a restored state. */
@@ -92,7 +97,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             fetched = new ConcurrentFetchDataset<>(fetched, io);
         }
         this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.streamingDataset(), settings.collate(),
-                pool, stats, settings.badSamples());
+                pool, stats, clock, settings.badSamples());
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(settings, maker)
                 : new WorkerEngine<>(settings, maker, WorkerEngine.DEFAULT_GRACE);
@@ -132,6 +137,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         DeliveryLog log = settings.isStreaming() ? null : plan.newLog();
         StreamLog streams = settings.isStreaming() ? new StreamLog(streamStart) : null;
         current = new BatchIterator(this, epoch, engine.start(epoch, plan, log, streams), log, streams);
+        if (last != null) {
+            earlierPassNanos += last.activeNanos();
+        }
         last = current;
         return current;
     }
@@ -379,6 +387,42 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
 
     public int numWorkers() {
         return settings.numWorkers();
+    }
+
+    /** The clock the loader's stages are timed on; its passes record the consumer's stages. */
+    StageClock clock() {
+        return clock;
+    }
+
+    /**
+     * Where the time went so far, stage by stage (fetch, collate, the dataset's read, decode and
+     * transform, the consumer's waits and steps), and a verdict in words: data-bound or
+     * compute-bound, and why. Cheap: the stages are always timed.
+     *
+     * <pre>{@code
+     * for (Batch b : loader) { try (b) { step(b); } }
+     * System.out.println(loader.profile().report());
+     * }</pre>
+     */
+    public synchronized LoaderProfile profile() {
+        long active = earlierPassNanos + (last != null ? last.activeNanos() : 0);
+        return new LoaderProfile(clock.times(), settings.numWorkers(), settings.prefetchFactor(),
+                settings.ioConcurrency(), settings.inOrder(), active, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Starts recording every stage's spans, thread by thread, into a trace of at most
+     * {@code maxEvents} events (about {@value Trace#BYTES_PER_EVENT} bytes each, taken now), until
+     * {@link #stopTrace()}; write it with {@link Trace#writeChromeJson(java.nio.file.Path)} and open
+     * it in Perfetto. A trace already running is stopped.
+     */
+    public Trace startTrace(int maxEvents) {
+        return clock.startTrace(maxEvents);
+    }
+
+    /** Stops the running trace and returns it, or {@code null} when none was started. */
+    public Trace stopTrace() {
+        return clock.stopTrace();
     }
 
     /**

@@ -43,8 +43,8 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             worker.working(batch, indices);
             Object result;
             try {
-                Batch made = WorkerScope.call(context, context.batchRandomSeed(batch),
-                        () -> maker.make(epoch, batch, indices));
+                Batch made = maker.timed(epoch, batch, () -> WorkerScope.call(context, context.batchRandomSeed(batch),
+                        () -> maker.make(epoch, batch, indices)));
                 if (made == null) {
                     log.delivered(batch); // nothing in it to deliver, now or after a resume
                 }

@@ -71,8 +71,8 @@ final class SerialEngine<T> implements Engine {
                 long position = plan.original(k++); // k advances also when the batch fails
                 Batch batch;
                 try {
-                    batch = WorkerScope.call(context, context.batchRandomSeed(position),
-                            () -> maker.make(epoch, position, indices));
+                    batch = maker.timed(epoch, position, () -> WorkerScope.call(context,
+                            context.batchRandomSeed(position), () -> maker.make(epoch, position, indices)));
                 } catch (LoaderException e) {
                     throw ConcurrentFetchDataset.refine(e);
                 }
@@ -127,7 +127,7 @@ final class SerialEngine<T> implements Engine {
                 if (stream == null) {
                     WorkerScope.run(context, context.randomSeed(), this::open);
                 }
-                Batch made = WorkerScope.call(context, context.streamRandomSeed(k), this::read);
+                Batch made = maker.timed(epoch, k, () -> WorkerScope.call(context, context.streamRandomSeed(k), this::read));
                 if (made != null) {
                     return made;
                 } // else the stream is over (finished), or every sample of the batch was skipped: read on

@@ -128,7 +128,8 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             Made made;
             try {
                 // read and fill under the batch's generator, so that both draw from one stream of it
-                made = WorkerScope.call(context, context.streamRandomSeed(batch), () -> make(reader, batch, size));
+                made = maker.timed(epoch, batch,
+                        () -> WorkerScope.call(context, context.streamRandomSeed(batch), () -> make(reader, batch, size)));
             } finally {
                 worker.idle();
             }

@@ -1,5 +1,7 @@
 package dev.stoker.memory;
 
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.Stages;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -120,12 +122,15 @@ public final class BufferPool implements AutoCloseable {
                 if (left <= 0) {
                     throw new PoolExhaustedException(exhaustedMessage(bytes));
                 }
+                long waitStart = Stages.start();
                 try {
                     returned.awaitNanos(left);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new PoolExhaustedException("pool '" + name + "': interrupted while waiting for "
                             + Bytes.format(bytes) + " for " + owner);
+                } finally {
+                    Stages.end(Stage.MEMORY, waitStart); // back-pressure, seen in the loader's profile
                 }
             }
             lentBytes += cls;

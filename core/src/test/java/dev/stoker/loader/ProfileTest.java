@@ -1,0 +1,175 @@
+package dev.stoker.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stoker.data.Dataset;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.memory.BufferPool;
+import dev.stoker.memory.MemorySources;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.StageTimes;
+import dev.stoker.metrics.Stages;
+import dev.stoker.metrics.Trace;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** What a loader's profile and trace hold after real passes. */
+class ProfileTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @AfterEach
+    void noWorkerLeft() {
+        assertThat(WorkerThreads.alive()).isEmpty();
+    }
+
+    /** Samples that time a read and a decode of their own, as a dataset with real work would. */
+    private static final class TimedDataset implements Dataset<long[]> {
+        @Override
+        public long size() {
+            return 40;
+        }
+
+        @Override
+        public long[] get(long index) {
+            long t = Stages.start();
+            LockSupport.parkNanos(20_000);
+            t = Stages.end(Stage.READ, t);
+            long[] sample = {index, index * 2};
+            Stages.end(Stage.DECODE, t);
+            return sample;
+        }
+    }
+
+    private static void drain(DataLoader<?> loader) {
+        for (Batch b : loader) {
+            b.close();
+        }
+    }
+
+    @ParameterizedTest(name = "numWorkers {0}, ioConcurrency {1}")
+    @CsvSource({"0, 0", "2, 0", "2, 4", "0, 4"})
+    void everyStageIsCountedOncePerBatchOrSample(int workers, int io) {
+        try (DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(8).numWorkers(workers)
+                .ioConcurrency(io).build()) {
+            drain(loader);
+            drain(loader);
+            StageTimes t = loader.profile().times();
+            assertThat(t.get(Stage.FETCH).count()).isEqualTo(10);   // 5 batches, 2 epochs
+            assertThat(t.get(Stage.COLLATE).count()).isEqualTo(10);
+            assertThat(t.get(Stage.READ).count()).isEqualTo(80);    // every sample, on every thread it ran
+            assertThat(t.get(Stage.DECODE).count()).isEqualTo(80);
+            assertThat(t.get(Stage.FIRST_BATCH).count()).isEqualTo(2);
+            assertThat(t.get(Stage.STEP).count()).isEqualTo(10);    // after each batch, the end's ask included
+            assertThat(t.get(Stage.WAIT).count()).isEqualTo(10);    // 4 more batches and the end, per pass
+            assertThat(t.get(Stage.READ).nanos()).isGreaterThanOrEqualTo(80 * 20_000L);
+            assertThat(t.nanos(Stage.FETCH)).isGreaterThanOrEqualTo(t.nanos(Stage.READ) / Math.max(1, io));
+            assertThat(loader.profile().activeNanos()).isPositive();
+        }
+    }
+
+    @Test
+    void aStreamsReadingCountsAsFetch() {
+        StreamingDataset<Long> stream = (WorkerContext ctx) -> SampleStream.of(new Iterator<>() {
+            long next = ctx.workerId();
+
+            @Override
+            public boolean hasNext() {
+                return next < 30;
+            }
+
+            @Override
+            public Long next() {
+                long t = Stages.start();
+                long v = next;
+                next += ctx.numWorkers();
+                Stages.end(Stage.DECODE, t);
+                return v;
+            }
+        });
+        try (DataLoader<Long> loader = DataLoader.builder(stream).batchSize(5).numWorkers(2).build()) {
+            drain(loader);
+            StageTimes t = loader.profile().times();
+            assertThat(t.get(Stage.FETCH).count()).isEqualTo(6);
+            assertThat(t.get(Stage.DECODE).count()).isEqualTo(30);
+        }
+    }
+
+    @Test
+    void aWorkerWaitingForPoolMemoryIsSeen() {
+        // the pool holds one batch; the consumer keeps each batch for 20 ms, so the worker waits
+        try (BufferPool pool = BufferPool.builder().budgetBytes(8 * 2 * 8).source(MemorySources.ordinary()).build();
+             DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(8).numWorkers(1)
+                     .pool(pool).build()) {
+            for (Batch b : loader) {
+                try (b) {
+                    LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+                }
+            }
+            assertThat(loader.profile().times().get(Stage.MEMORY).count()).isPositive();
+        }
+    }
+
+    @Test
+    void aTraceShowsEveryThreadsSpansAndOpensAsJson() throws Exception {
+        try (DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(8).numWorkers(2).build()) {
+            Trace trace = loader.startTrace(10_000);
+            drain(loader);
+            assertThat(loader.stopTrace()).isSameAs(trace);
+            drain(loader); // not traced
+
+            JsonNode root = JSON.readTree(trace.toChromeJson());
+            Set<String> names = new HashSet<>();
+            Set<Long> fetchThreads = new HashSet<>();
+            long spans = 0;
+            for (JsonNode e : root.path("traceEvents")) {
+                if (e.path("ph").asText().equals("X")) {
+                    spans++;
+                    names.add(e.path("name").asText());
+                    if (e.path("name").asText().equals("fetch")) {
+                        fetchThreads.add(e.path("tid").asLong());
+                    }
+                }
+            }
+            // 5 fetch + 5 collate + 40 read + 40 decode + first batch + 4 waits + the end's wait + 5 steps
+            assertThat(spans).isEqualTo(5 + 5 + 40 + 40 + 1 + 5 + 5);
+            assertThat(names).containsExactlyInAnyOrder("fetch", "collate", "read", "decode", "first batch", "wait",
+                    "step");
+            assertThat(fetchThreads).hasSize(2).doesNotContain(Thread.currentThread().threadId());
+        }
+    }
+
+    @Test
+    void aLoaderThatKeepsUpWithASlowStepIsComputeBound() {
+        // a step of 10 ms against loading of well under 1 ms a batch, 2 workers ahead: the margin is wide
+        try (DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(4).numWorkers(2)
+                .prefetchFactor(4).build()) {
+            for (Batch b : loader) {
+                try (b) {
+                    LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+                }
+            }
+            assertThat(loader.profile().verdict().kind()).isEqualTo(Verdict.Kind.COMPUTE_BOUND);
+        }
+    }
+
+    @Test
+    void aLoopWithoutWorkersOverASlowDatasetIsDataBound() {
+        try (DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(4).build()) {
+            drain(loader);
+            Verdict v = loader.profile().verdict();
+            assertThat(v.kind()).isEqualTo(Verdict.Kind.DATA_BOUND);
+            assertThat(v.reason()).contains("numWorkers 0");
+        }
+    }
+}
