@@ -1,5 +1,7 @@
 package dev.stoker.vision;
 
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
@@ -118,8 +120,11 @@ public final class ImagePipeline implements AutoCloseable {
         }
     }
 
+    /** Decodes and resamples into {@code slot}, timing both for the loader's profile ({@link Stages}). */
     private void render(DecodeSession session, Geometry g, Tensor slot) {
+        long t = Stages.start();
         DecodedImage image = session.decode(scaleFor(g));
+        t = Stages.end(Stage.DECODE, t);
         Scratch scratch = scratches.poll();
         if (scratch == null) {
             scratch = new Scratch();
@@ -128,6 +133,7 @@ public final class ImagePipeline implements AutoCloseable {
             Resampler.render(image.pixels(), image.width(), image.height(), g, normalize, slot, scratch);
         } finally {
             scratches.offer(scratch);
+            Stages.end(Stage.TRANSFORM, t);
         }
     }
 

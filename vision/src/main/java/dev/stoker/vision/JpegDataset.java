@@ -5,6 +5,8 @@ import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
@@ -101,7 +103,9 @@ public final class JpegDataset<S> implements FillableDataset<ImageSample> {
     }
 
     private EncodedImage encoded(long index) {
+        long t = Stages.start();
         EncodedImage e = encoded.apply(source.get(index));
+        Stages.end(Stage.READ, t);
         if (e == null) {
             throw new IllegalStateException(name() + ": no image for sample " + index);
         }

@@ -6,6 +6,8 @@ import dev.stoker.data.SampleSlot;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import java.util.Objects;
@@ -76,7 +78,9 @@ public final class JpegStream<S> implements FillableStreamingDataset<EncodedImag
 
             @Override
             public EncodedImage next() {
+                long t = Stages.start();
                 EncodedImage e = encoded.apply(in.next());
+                Stages.end(Stage.READ, t);
                 if (e == null) {
                     throw new IllegalStateException(name() + ": no image for a sample of the stream");
                 }
