@@ -2,7 +2,6 @@ package dev.stoker.cli;
 
 import dev.stoker.loader.DataLoader;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,14 +127,11 @@ final class BenchCommand implements Callable<Integer> {
             return usageError("--warmup is a number of seconds from 0 to 600, not " + warmupSeconds);
         }
         long warmupNanos = quick ? 0 : (long) (warmupSeconds * 1e9);
-        Path dataFolder = null;
-        if (workload.needsData()) {
-            dataFolder = data != null ? data : Workload.defaultDataFolder();
-            if (!Files.isDirectory(dataFolder) && !workload.makesMissingData()) {
-                return usageError(workload.name() + " reads the benchmark data, and " + dataFolder
-                        + " is not a folder. Make it with the PyTorch peers' generator:\n"
-                        + "  python3 gen_data.py --root " + dataFolder + "\nor pass --data DIR.");
-            }
+        Path dataFolder;
+        try {
+            dataFolder = Workloads.dataFolder(workload, data);
+        } catch (IllegalArgumentException e) {
+            return usageError(e.getMessage());
         }
 
         List<Configuration> chosen = workload.configurations();

@@ -8,8 +8,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code stoker} command: the entry point of the runnable jar, and the parent of the
- * subcommands ({@code bench} now; {@code pack}, {@code inspect}, {@code tune} and {@code profile}
- * come with the parts they drive).
+ * subcommands: {@code bench}, {@code profile}, {@code cuda}, {@code order}, {@code pack},
+ * {@code inspect}, {@code index}.
  *
  * <pre>{@code
  * int exit = new CommandLine(new Main()).execute("bench", "--quick");
@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "stoker",
-        subcommands = {BenchCommand.class, CudaCommand.class, OrderCommand.class, PackCommand.class, InspectCommand.class,
+        subcommands = {BenchCommand.class, ProfileCommand.class, CudaCommand.class, OrderCommand.class, PackCommand.class, InspectCommand.class,
             IndexCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         description = {
@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
             "  stoker bench                   run the W1 benchmark (built-in synthetic data)",
             "  stoker bench --quick           a fast smoke run: 1 repetition of 1 epoch",
             "  stoker bench --json > w1.jsonl one JSON line per configuration, for scripts",
+            "  stoker profile --step-ms 50    data-bound or compute-bound, and why",
             "  stoker cuda                    is there a usable GPU, and which",
             "  stoker pack DIR -o out/shard-%%06d.tar   pack a folder into tar shards",
             "  stoker inspect FILE...         what a shard, index, .npy or token file holds",

@@ -1,5 +1,7 @@
 package dev.stoker.cli;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +45,26 @@ final class Workloads {
             case "W8" -> Optional.of(new W8Lmdb(samples == null ? W8Lmdb.SAMPLES : samples));
             default -> Optional.empty();
         };
+    }
+
+    /**
+     * The benchmark data folder {@code workload} reads: {@code given}, else the default one;
+     * {@code null} for a workload that reads none.
+     *
+     * @throws IllegalArgumentException when the workload needs the folder's files, cannot make
+     *     them itself, and the folder is missing: the message says how to make it
+     */
+    static Path dataFolder(Workload workload, Path given) {
+        if (!workload.needsData()) {
+            return null;
+        }
+        Path folder = given != null ? given : Workload.defaultDataFolder();
+        if (!Files.isDirectory(folder) && !workload.makesMissingData()) {
+            throw new IllegalArgumentException(workload.name() + " reads the benchmark data, and " + folder
+                    + " is not a folder. Make it with the PyTorch peers' generator:\n"
+                    + "  python3 gen_data.py --root " + folder + "\nor pass --data DIR.");
+        }
+        return folder;
     }
 
     /** The message for a name that is not a workload: what exists, and what brings the rest. */

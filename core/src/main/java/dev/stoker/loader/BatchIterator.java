@@ -1,5 +1,6 @@
 package dev.stoker.loader;
 
+import dev.stoker.metrics.ProcessCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
 import java.util.Iterator;
@@ -37,7 +38,9 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private final StreamLog streams; // null for a map-style pass
     private final StageClock clock;
     private final long startedAt = System.nanoTime();
+    private final long cpuAtStart = ProcessCpu.nanos();
     private volatile long endedAt; // 0 while the pass runs; read by profile() from any thread
+    private volatile long cpuAtEnd;
     private long handedOutAt; // when the last batch was handed out: the consumer's step starts; 0 before the first
 
     BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log, StreamLog streams) {
@@ -54,8 +57,15 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         return (endedAt != 0 ? endedAt : System.nanoTime()) - startedAt;
     }
 
+    /** The process's CPU time over the same span as {@link #activeNanos()}, or -1 when not known. */
+    long activeCpuNanos() {
+        long end = endedAt != 0 ? cpuAtEnd : ProcessCpu.nanos();
+        return cpuAtStart < 0 || end < 0 ? -1 : end - cpuAtStart;
+    }
+
     private void ended() {
         if (endedAt == 0) {
+            cpuAtEnd = ProcessCpu.nanos();
             endedAt = System.nanoTime();
         }
     }

@@ -76,6 +76,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private BatchIterator last;
     /** The running time of the passes before {@link #last}, for {@link #profile()}. */
     private long earlierPassNanos;
+    /** The process's CPU time during those passes; -1 once any of it was not known. */
+    private long earlierPassCpuNanos;
     /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
     private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
     /** Where the next streaming pass starts: null for the start of the epoch, or a restored state. */
@@ -139,6 +141,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         current = new BatchIterator(this, epoch, engine.start(epoch, plan, log, streams), log, streams);
         if (last != null) {
             earlierPassNanos += last.activeNanos();
+            long cpu = last.activeCpuNanos();
+            earlierPassCpuNanos = cpu < 0 || earlierPassCpuNanos < 0 ? -1 : earlierPassCpuNanos + cpu;
         }
         last = current;
         return current;
@@ -406,8 +410,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      */
     public synchronized LoaderProfile profile() {
         long active = earlierPassNanos + (last != null ? last.activeNanos() : 0);
+        long lastCpu = last != null ? last.activeCpuNanos() : 0;
+        long cpu = earlierPassCpuNanos < 0 || lastCpu < 0 ? -1 : earlierPassCpuNanos + lastCpu;
         return new LoaderProfile(clock.times(), settings.numWorkers(), settings.prefetchFactor(),
-                settings.ioConcurrency(), settings.inOrder(), active, Runtime.getRuntime().availableProcessors());
+                settings.ioConcurrency(), settings.inOrder(), active, cpu, Runtime.getRuntime().availableProcessors());
     }
 
     /**

@@ -23,10 +23,12 @@ import java.util.Locale;
  * @param ioConcurrency the I/O mode's fetches at once, 0 when off
  * @param inOrder       whether batches are delivered in sampler order
  * @param activeNanos   how long the loader's passes have run, summed
+ * @param cpuNanos      the CPU time the whole process used meanwhile (every thread, the
+ *                      training loop's too), or -1 where the runtime does not say
  * @param cores         processors the JVM may use
  */
 public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor, int ioConcurrency, boolean inOrder,
-                            long activeNanos, int cores) {
+                            long activeNanos, long cpuNanos, int cores) {
     /** Below this share of its time waiting for data, a loop is compute-bound. */
     public static final double DATA_BOUND_WAIT_SHARE = 0.05;
     /** Batches the consumer must have stepped through before a verdict is given. */
@@ -59,6 +61,11 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
     public double workerBusyShare() {
         double capacity = (double) Math.max(1, numWorkers) * activeNanos;
         return capacity <= 0 ? 0 : Math.min(1, loadingNanos() / capacity);
+    }
+
+    /** Cores the process kept busy on average while the loader ran: CPU time over running time; -1 when not known. */
+    public double coresUsed() {
+        return cpuNanos < 0 || activeNanos <= 0 ? -1 : (double) cpuNanos / activeNanos;
     }
 
     /** Data-bound or compute-bound, and why; see {@link Verdict}. */
@@ -98,16 +105,26 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
                     + " prefetchFactor x numWorkers batches, or the loop keeps batches open too long. Raise the"
                     + " budget, or close each batch when its step is done.", 100.0 * memory / loadingNanos()));
         }
+        double used = coresUsed();
+        int needed = stepMs <= 0 ? numWorkers + 1 : Math.max(numWorkers + 1, (int) Math.ceil(loadMs / stepMs));
+        if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores)) {
+            // busy by the clock, idle by the CPU: the workers wait (storage, network, a sleep)
+            return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". The %d workers are"
+                    + " busy %.0f%% of the time, but the process used only %.1f of %d cores: they wait (on storage,"
+                    + " the network, a sleep) rather than compute; %s. Waiting threads cost little: more workers"
+                    + " (about %d would keep up) or the I/O mode (ioConcurrency) that fetches a batch's samples at"
+                    + " once would help.", numWorkers, 100 * busy, used, cores, largestPart(), needed));
+        }
         if (busy > 0.8) {
             String s = waited + String.format(Locale.ROOT, ". The %d workers are busy %.0f%% of the time; %s",
                     numWorkers, 100 * busy, largestPart());
-            int needed = stepMs <= 0 ? numWorkers + 1 : (int) Math.ceil(loadMs / stepMs);
             if (numWorkers < cores) {
                 s += String.format(Locale.ROOT, ". More workers would help (this machine has %d cores; about %d"
-                        + " would keep up).", cores, Math.min(cores, Math.max(numWorkers + 1, needed)));
+                        + " would keep up).", cores, Math.min(cores, needed));
             } else {
-                s += ". Every core is in use already: cheaper per-sample work (the fill path, a batched fetch,"
-                        + " smaller images) or more machines would help.";
+                s += ". Every core is in use already: cheaper work per sample" + (times.get(Stage.COLLATE).count() > 0
+                        ? " (the fill path, which writes samples into the batch and skips collate)" : "")
+                        + " or more machines would help.";
             }
             return new Verdict(Verdict.Kind.DATA_BOUND, s);
         }
@@ -154,7 +171,7 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
         for (Stage s : new Stage[] {Stage.FETCH, Stage.READ, Stage.DECODE, Stage.TRANSFORM, Stage.MEMORY,
                 Stage.COLLATE}) {
             StageTotal t = times.get(s);
-            if (t.count() == 0 && s.isPart()) {
+            if (t.count() == 0 && s != Stage.FETCH) { // not timed: a dataset that does not say, or the fill path
                 continue;
             }
             b.append(row((s.isPart() ? "  " : "") + s.label(), t, share(t.nanos(), load, "of loading")));
@@ -162,9 +179,10 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
         b.append(row(Stage.FIRST_BATCH.label(), times.get(Stage.FIRST_BATCH), ""));
         b.append(row(Stage.WAIT.label(), times.get(Stage.WAIT), share(times.nanos(Stage.WAIT), loop, "of the loop")));
         b.append(row(Stage.STEP.label(), times.get(Stage.STEP), share(times.nanos(Stage.STEP), loop, "of the loop")));
-        b.append(String.format(Locale.ROOT, "workers: %d, busy %.0f%% of %.2f s; prefetchFactor %d%s; %d cores%n",
+        b.append(String.format(Locale.ROOT, "workers: %d, busy %.0f%% of %.2f s; prefetchFactor %d%s; %s%d cores%n",
                 numWorkers, 100 * workerBusyShare(), activeNanos / 1e9, prefetchFactor,
-                ioConcurrency > 0 ? ", ioConcurrency " + ioConcurrency : "", cores));
+                ioConcurrency > 0 ? ", ioConcurrency " + ioConcurrency : "",
+                coresUsed() >= 0 ? String.format(Locale.ROOT, "CPU %.1f of ", coresUsed()) : "", cores));
         b.append("verdict: ").append(verdict()).append(System.lineSeparator());
         return b.toString();
     }

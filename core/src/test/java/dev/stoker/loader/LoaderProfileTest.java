@@ -24,8 +24,13 @@ class LoaderProfileTest {
         return new StageTimes(m);
     }
 
+    /** A profile whose process kept every worker's core busy the whole time: loading that computes. */
     private static LoaderProfile profile(StageTimes t, int workers, double seconds, int cores) {
-        return new LoaderProfile(t, workers, 2, 0, true, (long) (seconds * 1e9), cores);
+        return profile(t, workers, seconds, Math.max(1, Math.min(workers, cores)) * seconds, cores);
+    }
+
+    private static LoaderProfile profile(StageTimes t, int workers, double seconds, double cpuSeconds, int cores) {
+        return new LoaderProfile(t, workers, 2, 0, true, (long) (seconds * 1e9), (long) (cpuSeconds * 1e9), cores);
     }
 
     @Test
@@ -58,7 +63,23 @@ class LoaderProfileTest {
                 .contains("More workers would help").contains("about 4 would keep up");
 
         Verdict none = profile(t, 2, 2.1, 2).verdict();
-        assertThat(none.reason()).contains("Every core is in use");
+        assertThat(none.reason()).contains("Every core is in use").doesNotContain("fill path"); // no collate: already filling
+    }
+
+    @Test
+    void busyWorkersThatUseNoCpuAreWaitingNotComputing() {
+        // W1's case: 4 workers asleep in a 5 ms "read" per sample, the process at 0.3 of 8 cores
+        StageTimes t = times(40, 10, 10, Map.of(Stage.READ, 38.0));
+        LoaderProfile p = profile(t, 2, 2.1, 0.6, 8);
+        assertThat(p.coresUsed()).isCloseTo(0.29, org.assertj.core.data.Offset.offset(0.01));
+        Verdict v = p.verdict();
+        assertThat(v.kind()).isEqualTo(Verdict.Kind.DATA_BOUND);
+        assertThat(v.reason()).contains("used only 0.3 of 8 cores").contains("read takes the most: 95%")
+                .contains("about 4 would keep up").contains("ioConcurrency");
+
+        // where the runtime does not say, busy workers are taken to compute
+        Verdict unknown = new LoaderProfile(t, 2, 2, 0, true, 2_100_000_000L, -1, 8).verdict();
+        assertThat(unknown.reason()).contains("More workers would help");
     }
 
     @Test

@@ -1,0 +1,257 @@
+package dev.stoker.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stoker.loader.Batch;
+import dev.stoker.loader.BatchIterator;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.loader.LoaderProfile;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.StageTotal;
+import dev.stoker.metrics.Trace;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stoker profile}: runs one configuration of a workload against a training step of a
+ * given length (the consumer's thread sleeps, as it would while the GPU computes) and says where
+ * the time went, stage by stage, whether the loop waited for data and why; optionally writes a
+ * trace that Perfetto opens.
+ */
+@Command(
+        name = "profile",
+        sortOptions = false,
+        header = "Find where a loader's time goes: data-bound or compute-bound, and why.",
+        description = {
+            "Runs one configuration of a workload (WORKLOADS.md) with a stand-in for",
+            "the training step: after taking each batch, the loop sleeps --step-ms, as",
+            "a training thread waits while the GPU computes. Then it prints the time",
+            "of every stage (fetch, and within it the dataset's read, decode and",
+            "transform; collate; the workers' waits for pool memory; the loop's",
+            "waits and steps) and a verdict: data-bound or compute-bound, and what",
+            "would help. With --trace it also writes every span, thread by thread,",
+            "as a trace for https://ui.perfetto.dev or chrome://tracing.",
+            ""
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  stoker profile                                 W1, 4 workers, no step",
+            "  stoker profile -w W3 -c 'nw=2 fill' --step-ms 40",
+            "  stoker profile --step-ms 100 --trace           also write stoker-trace.json",
+            "  stoker profile --json                          one JSON object, for scripts"
+        })
+final class ProfileCommand implements Callable<Integer> {
+    /** Events a trace keeps unless told otherwise: about 41 MB. */
+    static final int DEFAULT_TRACE_EVENTS = 1_000_000;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-w", "--workload"}, paramLabel = "NAME", defaultValue = "W1",
+            description = "The workload (default: ${DEFAULT-VALUE}); `stoker bench --list` lists them.")
+    String workloadName;
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "The benchmark data folder, for the workloads that read files (as for bench).")
+    Path data;
+
+    @Option(names = {"-c", "--config"}, paramLabel = "NAME",
+            description = "The configuration, e.g. 'nw=4 persistent' (default: the workload's first with workers).")
+    String configName;
+
+    @Option(names = "--step-ms", paramLabel = "MS", defaultValue = "0",
+            description = "The training step's length in milliseconds: the loop sleeps this long per batch"
+                    + " (default: ${DEFAULT-VALUE}, a loop that only takes batches).")
+    double stepMillis;
+
+    @Option(names = "--epochs", paramLabel = "N", defaultValue = "1", description = "Epochs to run (default: ${DEFAULT-VALUE}).")
+    int epochs;
+
+    @Option(names = "--batches", paramLabel = "N", description = "Stop after this many batches.")
+    Long batchLimit;
+
+    @Option(names = "--trace", paramLabel = "FILE", arity = "0..1", fallbackValue = "stoker-trace.json",
+            description = "Write a trace of every span to FILE (default name: ${FALLBACK-VALUE}).")
+    Path trace;
+
+    @Option(names = "--trace-events", paramLabel = "N", defaultValue = "" + DEFAULT_TRACE_EVENTS,
+            description = "The most events the trace keeps, " + Trace.BYTES_PER_EVENT + " bytes each (default: ${DEFAULT-VALUE})."
+                    + " Later ones are counted, not kept.")
+    int traceEvents;
+
+    @Option(names = "--json", description = "Print the profile as one JSON object on stdout, nothing else.")
+    boolean json;
+
+    /** For tests: a smaller W1. */
+    @Option(names = "--samples", hidden = true)
+    Integer samples;
+
+    /** For tests: a shorter W1 delay. */
+    @Option(names = "--delay-ms", hidden = true)
+    Long delayMillis;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (!(stepMillis >= 0 && stepMillis <= 60_000)) {
+            return usageError("--step-ms is a number of milliseconds from 0 to 60000, not " + stepMillis);
+        }
+        if (epochs < 1 || (batchLimit != null && batchLimit < 1) || traceEvents < 1) {
+            return usageError("--epochs, --batches and --trace-events must be at least 1");
+        }
+        Optional<Workload> found = Workloads.find(workloadName, samples,
+                delayMillis == null ? null : Duration.ofMillis(delayMillis));
+        if (found.isEmpty()) {
+            return usageError(Workloads.unknown(workloadName));
+        }
+        try (Workload workload = found.get()) {
+            Configuration config = chooseConfiguration(workload);
+            if (config == null) {
+                return usageError("there is no configuration '" + configName + "' in " + workload.name()
+                        + "; there are: " + String.join(", ", workload.configurations().stream()
+                        .map(Configuration::name).toList()));
+            }
+            Path folder;
+            try {
+                folder = Workloads.dataFolder(workload, data);
+            } catch (IllegalArgumentException e) {
+                return usageError(e.getMessage());
+            }
+            long planned = workload.batchesPerEpoch() * epochs;
+            long total = batchLimit == null ? planned : Math.min(planned, batchLimit);
+            if (!json) {
+                out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
+                out.printf(Locale.ROOT, "configuration %s, %d batches, a step of %s ms per batch (the loop sleeps)%n",
+                        config.name(), total, trimmed(stepMillis));
+                out.flush();
+            }
+            LoaderProfile profile;
+            Trace recorded = null;
+            try (DataLoader<?> loader = workload.newLoader(config, 0, folder);
+                 Progress progress = Progress.create(err, total, 1)) {
+                progress.repetition(config, "profile");
+                if (trace != null) {
+                    loader.startTrace(traceEvents);
+                }
+                runLoop(loader, total, (long) (stepMillis * 1e6), progress);
+                recorded = loader.stopTrace();
+                profile = loader.profile();
+            }
+            if (recorded != null) {
+                try {
+                    recorded.writeChromeJson(trace);
+                } catch (IOException e) {
+                    err.println("stoker profile: could not write the trace to " + trace + ": " + e.getMessage());
+                    return CommandLine.ExitCode.SOFTWARE;
+                }
+            }
+            if (json) {
+                out.println(toJson(workload, config, profile, recorded));
+            } else {
+                out.println();
+                out.print(profile.report());
+                if (recorded != null) {
+                    out.printf(Locale.ROOT, "trace: %s (%,d events%s); open it at https://ui.perfetto.dev%n", trace,
+                            recorded.events(), recorded.dropped() > 0
+                                    ? String.format(Locale.ROOT, ", %,d more dropped: raise --trace-events", recorded.dropped())
+                                    : "");
+                }
+            }
+            out.flush();
+            return CommandLine.ExitCode.OK;
+        }
+    }
+
+    /** The configuration asked for, or the workload's first with workers (its first, if none has); null if unknown. */
+    private Configuration chooseConfiguration(Workload workload) {
+        List<Configuration> all = workload.configurations();
+        if (configName != null) {
+            return all.stream().filter(c -> c.isNamed(configName)).findFirst().orElse(null);
+        }
+        return all.stream().filter(c -> c.numWorkers() > 0).findFirst().orElse(all.getFirst());
+    }
+
+    /** Takes {@code total} batches, touching each as the benchmark's consumer does, then "stepping". */
+    private static void runLoop(DataLoader<?> loader, long total, long stepNanos, Progress progress) {
+        long taken = 0;
+        while (taken < total) {
+            long before = taken;
+            try (BatchIterator it = loader.iterator()) {
+                while (taken < total && it.hasNext()) {
+                    try (Batch batch = it.next()) {
+                        NullConsumer.consume(batch);
+                        sleepFor(stepNanos);
+                    }
+                    taken++;
+                    progress.batch();
+                }
+            }
+            if (taken == before) {
+                return; // an empty epoch: nothing more will come
+            }
+        }
+    }
+
+    /** Sleeps {@code nanos}, parking again after an early wake-up. */
+    private static void sleepFor(long nanos) {
+        long end = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    private static String toJson(Workload workload, Configuration config, LoaderProfile profile, Trace recorded) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        root.put("workload", workload.name());
+        root.put("configuration", config.name());
+        root.put("numWorkers", profile.numWorkers());
+        root.put("batches", profile.batches());
+        root.put("activeSeconds", profile.activeNanos() / 1e9);
+        root.put("waitShare", profile.waitShare());
+        root.put("workerBusyShare", profile.workerBusyShare());
+        ObjectNode stages = root.putObject("stages");
+        for (Stage s : Stage.values()) {
+            StageTotal t = profile.times().get(s);
+            ObjectNode n = stages.putObject(s.label());
+            n.put("seconds", t.seconds());
+            n.put("count", t.count());
+            n.put("meanMillis", t.meanMillis());
+        }
+        ObjectNode verdict = root.putObject("verdict");
+        verdict.put("kind", profile.verdict().kind().words());
+        verdict.put("reason", profile.verdict().reason());
+        if (recorded != null) {
+            root.put("traceEvents", recorded.events());
+            root.put("traceDropped", recorded.dropped());
+        }
+        return root.toString();
+    }
+
+    private static String trimmed(double ms) {
+        return ms == Math.rint(ms) ? Long.toString((long) ms) : Double.toString(ms);
+    }
+
+    private int usageError(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("stoker profile: " + message);
+        err.flush();
+        return CommandLine.ExitCode.USAGE;
+    }
+}
