@@ -21,6 +21,7 @@ import dev.stoker.tensor.Tensor;
 public final class SampleSlot {
     private final BatchSlots batch;
     private final int row;
+    private int lastField = -1;
 
     SampleSlot(BatchSlots batch, int row) {
         this.batch = batch;
@@ -29,12 +30,22 @@ public final class SampleSlot {
 
     /** The row of the field named {@code name}: a tensor of the field's dtype and shape. */
     public Tensor tensor(String name) {
-        return batch.row(batch.position(name), row);
+        return tensor(batch.position(name));
     }
 
     /** The row of field {@code position} of the layout. */
     public Tensor tensor(int position) {
-        return batch.row(position, row);
+        Tensor t = batch.row(position, row);
+        lastField = position;
+        return t;
+    }
+
+    /**
+     * The name of the field this slot last gave out, or {@code null}: for error messages. Unlike
+     * {@link BatchSlots#lastField()}, it stays this sample's when several rows are filled at once.
+     */
+    public String lastField() {
+        return lastField < 0 ? null : batch.layout().field(lastField).name();
     }
 
     /** This sample's position in the batch, from 0. */

@@ -54,6 +54,17 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
         }
     }
 
+    /** A fill failed while writing {@code field}: carried from the fill's thread to the message. */
+    static final class FieldFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final String field;
+
+        FieldFailure(String field, Throwable cause) {
+            super("filling field '" + field + "' failed", cause, false, false);
+            this.field = field;
+        }
+    }
+
     /** One sample's work: {@code j}, its place in the batch, and {@code index}, its dataset index. */
     @FunctionalInterface
     interface SampleTask<R> {
@@ -125,6 +136,9 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
                 try {
                     out.add(tasks.get(j).get());
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof FieldFailure f) {
+                        throw new SampleFailure(verb + " field '" + f.field + "' of", indices[j], f.getCause());
+                    }
                     throw new SampleFailure(verb, indices[j], e.getCause());
                 } catch (CancellationException e) {
                     throw new SampleFailure(verb, indices[j], e);

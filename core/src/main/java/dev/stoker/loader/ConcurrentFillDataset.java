@@ -17,8 +17,8 @@ import java.util.List;
  * Under {@link SamplePolicy#SKIP} a batch with a bad sample is filled again one sample at a time
  * ({@link BatchMaker}), so as to leave that sample out.
  *
- * <p>NOTE: {@link BatchSlots#lastField()} and {@code lastRow()} are shared by the fills, so an
- * error message may name another row's field; the sample the failure names is always right.
+ * <p>A failed fill is named by its own slot's field ({@link SampleSlot#lastField()}), not by the
+ * batch's last one, which another row's fill may have asked for since.
  */
 final class ConcurrentFillDataset<T> extends ConcurrentFetchDataset<T> implements FillableDataset<T> {
     private final FillableDataset<T> fillable;
@@ -49,7 +49,12 @@ final class ConcurrentFillDataset<T> extends ConcurrentFetchDataset<T> implement
     @Override
     public void fillBatch(long[] indices, BatchSlots slots) {
         fanOut(indices, "filling", (j, i) -> {
-            fillable.fill(i, slots.slot(j));
+            SampleSlot slot = slots.slot(j);
+            try {
+                fillable.fill(i, slot);
+            } catch (RuntimeException e) {
+                throw slot.lastField() == null ? e : new FieldFailure(slot.lastField(), e);
+            }
             return null;
         });
     }

@@ -238,10 +238,11 @@ class FillPathTest {
 
     @Test
     void aFailedFillNamesTheDatasetTheIndexAndTheFieldAndGivesTheBuffersBack() {
-        for (boolean batched : new boolean[] {false, true}) {
-            RandomLayoutDataset ds = batched ? new FlakyBatched(7) : new Flaky(7);
+        // per sample, the dataset's own fillBatch, and the I/O mode's fills at once (each names its own field)
+        for (int mode = 0; mode < 3; mode++) {
+            RandomLayoutDataset ds = mode == 1 ? new FlakyBatched(7) : new Flaky(7);
             try (DataLoader<Object> loader = DataLoader.builder(ds)
-                    .batchSize(3).build()) {
+                    .batchSize(3).ioConcurrency(mode == 2 ? 3 : 0).build()) {
                 BatchIterator it = loader.iterator();
                 it.next().close();
                 it.next().close();
