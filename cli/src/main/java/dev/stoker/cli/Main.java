@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code stoker} command: the entry point of the runnable jar, and the parent of the
- * subcommands: {@code bench}, {@code profile}, {@code cuda}, {@code order}, {@code pack},
+ * subcommands: {@code bench}, {@code profile}, {@code tune}, {@code cuda}, {@code order}, {@code pack},
  * {@code inspect}, {@code index}.
  *
  * <pre>{@code
@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "stoker",
-        subcommands = {BenchCommand.class, ProfileCommand.class, CudaCommand.class, OrderCommand.class, PackCommand.class, InspectCommand.class,
+        subcommands = {BenchCommand.class, ProfileCommand.class, TuneCommand.class, CudaCommand.class, OrderCommand.class, PackCommand.class, InspectCommand.class,
             IndexCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         description = {
@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
             "  stoker bench --quick           a fast smoke run: 1 repetition of 1 epoch",
             "  stoker bench --json > w1.jsonl one JSON line per configuration, for scripts",
             "  stoker profile --step-ms 50    data-bound or compute-bound, and why",
+            "  stoker tune --step-ms 50       how many workers keep a 50 ms step fed",
             "  stoker cuda                    is there a usable GPU, and which",
             "  stoker pack DIR -o out/shard-%%06d.tar   pack a folder into tar shards",
             "  stoker inspect FILE...         what a shard, index, .npy or token file holds",

@@ -2,10 +2,9 @@ package dev.stoker.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stoker.loader.Batch;
-import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderProfile;
+import dev.stoker.loader.StepLoop;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageTotal;
 import dev.stoker.metrics.Trace;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -149,7 +147,10 @@ final class ProfileCommand implements Callable<Integer> {
                 if (trace != null) {
                     loader.startTrace(traceEvents);
                 }
-                runLoop(loader, total, (long) (stepMillis * 1e6), progress);
+                StepLoop.run(loader, total, Duration.ofNanos((long) (stepMillis * 1e6)), batch -> {
+                    NullConsumer.consume(batch); // touch it, as the benchmark's consumer does
+                    progress.batch();
+                });
                 recorded = loader.stopTrace();
                 profile = loader.profile();
             }
@@ -185,35 +186,6 @@ final class ProfileCommand implements Callable<Integer> {
             return all.stream().filter(c -> c.isNamed(configName)).findFirst().orElse(null);
         }
         return all.stream().filter(c -> c.numWorkers() > 0).findFirst().orElse(all.getFirst());
-    }
-
-    /** Takes {@code total} batches, touching each as the benchmark's consumer does, then "stepping". */
-    private static void runLoop(DataLoader<?> loader, long total, long stepNanos, Progress progress) {
-        long taken = 0;
-        while (taken < total) {
-            long before = taken;
-            try (BatchIterator it = loader.iterator()) {
-                while (taken < total && it.hasNext()) {
-                    try (Batch batch = it.next()) {
-                        NullConsumer.consume(batch);
-                        sleepFor(stepNanos);
-                    }
-                    taken++;
-                    progress.batch();
-                }
-            }
-            if (taken == before) {
-                return; // an empty epoch: nothing more will come
-            }
-        }
-    }
-
-    /** Sleeps {@code nanos}, parking again after an early wake-up. */
-    private static void sleepFor(long nanos) {
-        long end = System.nanoTime() + nanos;
-        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
-            LockSupport.parkNanos(left);
-        }
     }
 
     private static String toJson(Workload workload, Configuration config, LoaderProfile profile, Trace recorded) {

@@ -1,0 +1,200 @@
+package dev.stoker.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stoker.loader.LoaderProfile;
+import dev.stoker.loader.TuningResult;
+import dev.stoker.loader.TuningTrial;
+import dev.stoker.loader.WorkerTuner;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stoker tune}: how many workers a workload needs to keep a training step of a given
+ * length fed, found by trying worker counts ({@link WorkerTuner}) and printing each trial as it
+ * ends.
+ */
+@Command(
+        name = "tune",
+        sortOptions = false,
+        header = "Find how many workers keep a training step fed.",
+        description = {
+            "Tries worker counts 0, 1, 2, 4, ... on one configuration of a workload,",
+            "each against a stand-in for the training step (the loop sleeps",
+            "--step-ms per batch), and stops where more workers stop helping: the loop",
+            "is fed, the speed levels off, or every core is busy. Then it narrows down",
+            "to the fewest workers that keep the step fed (the loop waits less than 5%",
+            "of its time). Without --step-ms it looks for the fewest workers within 5%",
+            "of the fastest count.",
+            ""
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  stoker tune --step-ms 100                      W1 against a 100 ms step",
+            "  stoker tune -w W3 -c 'nw=2 fill' --step-ms 80   W3's fill path",
+            "  stoker tune -w W6                              the fastest for W6, no step"
+        })
+final class TuneCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-w", "--workload"}, paramLabel = "NAME", defaultValue = "W1",
+            description = "The workload (default: ${DEFAULT-VALUE}); `stoker bench --list` lists them.")
+    String workloadName;
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "The benchmark data folder, for the workloads that read files (as for bench).")
+    Path data;
+
+    @Option(names = {"-c", "--config"}, paramLabel = "NAME",
+            description = "The configuration whose worker count is tuned, all else kept (default: the"
+                    + " workload's first with workers).")
+    String configName;
+
+    @Option(names = "--step-ms", paramLabel = "MS", defaultValue = "0",
+            description = "The training step in milliseconds (default: ${DEFAULT-VALUE}: tune for speed alone).")
+    double stepMillis;
+
+    @Option(names = "--batches", paramLabel = "N", defaultValue = "40",
+            description = "Batches per trial (default: ${DEFAULT-VALUE}).")
+    int batchesPerTrial;
+
+    @Option(names = "--max-workers", paramLabel = "N",
+            description = "The most workers to try (default: twice the cores, at least 4).")
+    Integer maxWorkers;
+
+    @Option(names = "--json", description = "Print the trials and the choice as one JSON object on stdout, nothing else.")
+    boolean json;
+
+    /** For tests: a smaller W1. */
+    @Option(names = "--samples", hidden = true)
+    Integer samples;
+
+    /** For tests: a shorter W1 delay. */
+    @Option(names = "--delay-ms", hidden = true)
+    Long delayMillis;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        if (!(stepMillis >= 0 && stepMillis <= 60_000)) {
+            return usageError("--step-ms is a number of milliseconds from 0 to 60000, not " + stepMillis);
+        }
+        if (batchesPerTrial < WorkerTuner.MIN_BATCHES_PER_TRIAL) {
+            return usageError("--batches must be at least " + WorkerTuner.MIN_BATCHES_PER_TRIAL
+                    + ": the first batch of a trial is start-up, and a verdict needs a few more");
+        }
+        if (maxWorkers != null && maxWorkers < 0) {
+            return usageError("--max-workers must be 0 or more, not " + maxWorkers);
+        }
+        Optional<Workload> found = Workloads.find(workloadName, samples,
+                delayMillis == null ? null : Duration.ofMillis(delayMillis));
+        if (found.isEmpty()) {
+            return usageError(Workloads.unknown(workloadName));
+        }
+        try (Workload workload = found.get()) {
+            Configuration base = workload.configurations().stream()
+                    .filter(c -> configName != null ? c.isNamed(configName) : c.numWorkers() > 0)
+                    .findFirst().orElse(configName == null ? workload.configurations().getFirst() : null);
+            if (base == null) {
+                return usageError("there is no configuration '" + configName + "' in " + workload.name()
+                        + "; there are: " + String.join(", ", workload.configurations().stream()
+                        .map(Configuration::name).toList()));
+            }
+            Path folder;
+            try {
+                folder = Workloads.dataFolder(workload, data);
+            } catch (IllegalArgumentException e) {
+                return usageError(e.getMessage());
+            }
+            Duration step = Duration.ofNanos((long) (stepMillis * 1e6));
+            WorkerTuner tuner = WorkerTuner.of(n -> workload.newLoader(withWorkers(base, n), 0, folder))
+                    .step(step).batchesPerTrial(batchesPerTrial);
+            if (maxWorkers != null) {
+                tuner.maxWorkers(maxWorkers);
+            }
+            if (!json) {
+                out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
+                out.printf(Locale.ROOT, "tuning the workers of %s against %s, %d batches a trial%n%n", base.name(),
+                        step.isZero() ? "no step (speed alone)" : "a step of " + trimmed(stepMillis) + " ms",
+                        batchesPerTrial);
+                out.printf(Locale.ROOT, "%7s %11s %8s %8s %6s  %s%n", "workers", "batches/s", "wait", "busy", "CPU",
+                        "verdict");
+                out.flush();
+            }
+            TuningResult result = tuner.run(t -> {
+                if (!json) {
+                    out.println(row(t));
+                    out.flush();
+                }
+            });
+            if (json) {
+                out.println(toJson(workload, base, stepMillis, result));
+            } else {
+                out.printf(Locale.ROOT, "%nchoose numWorkers(%d): %s%n", result.numWorkers(), result.reason());
+            }
+            out.flush();
+            return CommandLine.ExitCode.OK;
+        }
+    }
+
+    /** {@code base} with {@code n} workers (persistent workers only where there are workers to keep). */
+    static Configuration withWorkers(Configuration base, int n) {
+        return new Configuration(n, base.prefetchFactor(), base.persistentWorkers() && n > 0, base.batched(),
+                base.fill(), base.ioConcurrency(), base.raw());
+    }
+
+    private static String row(TuningTrial t) {
+        LoaderProfile p = t.profile();
+        return String.format(Locale.ROOT, "%7d %11.1f %7.1f%% %7.0f%% %6s  %s", t.numWorkers(), t.batchesPerSecond(),
+                100 * p.waitShare(), 100 * p.workerBusyShare(),
+                p.coresUsed() < 0 ? "?" : String.format(Locale.ROOT, "%.1f", p.coresUsed()),
+                p.verdict().kind().words());
+    }
+
+    private static String toJson(Workload workload, Configuration base, double stepMillis, TuningResult r) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        root.put("workload", workload.name());
+        root.put("configuration", base.name());
+        root.put("stepMillis", stepMillis);
+        ArrayNode trials = root.putArray("trials");
+        for (TuningTrial t : r.trials()) {
+            ObjectNode n = trials.addObject();
+            n.put("numWorkers", t.numWorkers());
+            n.put("batchesPerSecond", t.batchesPerSecond());
+            n.put("waitShare", t.profile().waitShare());
+            n.put("workerBusyShare", t.profile().workerBusyShare());
+            n.put("coresUsed", t.profile().coresUsed());
+            n.put("verdict", t.profile().verdict().kind().words());
+        }
+        root.put("numWorkers", r.numWorkers());
+        root.put("reason", r.reason());
+        return root.toString();
+    }
+
+    private static String trimmed(double ms) {
+        return ms == Math.rint(ms) ? Long.toString((long) ms) : Double.toString(ms);
+    }
+
+    private int usageError(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("stoker tune: " + message);
+        err.flush();
+        return CommandLine.ExitCode.USAGE;
+    }
+}
