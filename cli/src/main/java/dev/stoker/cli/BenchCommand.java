@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -56,15 +56,8 @@ final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-w", "--workload"}, paramLabel = "NAME", defaultValue = "W1",
-            description = "The workload to run (default: ${DEFAULT-VALUE}); see --list.")
-    String workloadName;
-
-    @Option(names = "--data", paramLabel = "DIR",
-            description = "The benchmark data folder, for the workloads that read files (W1 reads none), "
-                    + "as the PyTorch peers' generator makes it (gen_data.py --root DIR). "
-                    + "Default: ~/.cache/stoker/bench-data.")
-    Path data;
+    @Mixin
+    WorkloadOptions workloadOptions;
 
     @Option(names = {"-c", "--config"}, paramLabel = "NAME",
             description = "Run only this configuration, e.g. 'nw=0 batched' (see --list).")
@@ -91,14 +84,6 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--list", description = "List the workloads and the configurations, and exit.")
     boolean list;
 
-    /** For tests: a smaller W1. */
-    @Option(names = "--samples", hidden = true)
-    Integer samples;
-
-    /** For tests: a shorter W1 delay. */
-    @Option(names = "--delay-ms", hidden = true)
-    Long delayMillis;
-
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -107,10 +92,9 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
 
-        Optional<Workload> found = Workloads.find(workloadName, samples,
-                delayMillis == null ? null : Duration.ofMillis(delayMillis));
+        Optional<Workload> found = workloadOptions.find();
         if (found.isEmpty()) {
-            return usageError(Workloads.unknown(workloadName));
+            return usageError(Workloads.unknown(workloadOptions.workloadName));
         }
         Workload workload = found.get();
         if (list) {
@@ -129,7 +113,7 @@ final class BenchCommand implements Callable<Integer> {
         long warmupNanos = quick ? 0 : (long) (warmupSeconds * 1e9);
         Path dataFolder;
         try {
-            dataFolder = Workloads.dataFolder(workload, data);
+            dataFolder = workloadOptions.dataFolder(workload);
         } catch (IllegalArgumentException e) {
             return usageError(e.getMessage());
         }
@@ -138,8 +122,7 @@ final class BenchCommand implements Callable<Integer> {
         if (configName != null) {
             chosen = chosen.stream().filter(c -> c.isNamed(configName)).toList();
             if (chosen.isEmpty()) {
-                return usageError("there is no configuration '" + configName + "' in " + workload.name()
-                        + "; there are: " + names(workload.configurations()));
+                return usageError(WorkloadOptions.noSuchConfiguration(workload, configName));
             }
         }
 
@@ -229,7 +212,4 @@ final class BenchCommand implements Callable<Integer> {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 
-    private static String names(List<Configuration> cs) {
-        return cs.stream().map(c -> "'" + c.name() + "'").collect(Collectors.joining(", "));
-    }
 }

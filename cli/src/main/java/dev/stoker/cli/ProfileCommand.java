@@ -12,12 +12,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -57,13 +57,8 @@ final class ProfileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-w", "--workload"}, paramLabel = "NAME", defaultValue = "W1",
-            description = "The workload (default: ${DEFAULT-VALUE}); `stoker bench --list` lists them.")
-    String workloadName;
-
-    @Option(names = "--data", paramLabel = "DIR",
-            description = "The benchmark data folder, for the workloads that read files (as for bench).")
-    Path data;
+    @Mixin
+    WorkloadOptions workloadOptions;
 
     @Option(names = {"-c", "--config"}, paramLabel = "NAME",
             description = "The configuration, e.g. 'nw=4 persistent' (default: the workload's first with workers).")
@@ -92,14 +87,6 @@ final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the profile as one JSON object on stdout, nothing else.")
     boolean json;
 
-    /** For tests: a smaller W1. */
-    @Option(names = "--samples", hidden = true)
-    Integer samples;
-
-    /** For tests: a shorter W1 delay. */
-    @Option(names = "--delay-ms", hidden = true)
-    Long delayMillis;
-
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -113,21 +100,18 @@ final class ProfileCommand implements Callable<Integer> {
         if (epochs < 1 || (batchLimit != null && batchLimit < 1) || traceEvents < 1) {
             return usageError("--epochs, --batches and --trace-events must be at least 1");
         }
-        Optional<Workload> found = Workloads.find(workloadName, samples,
-                delayMillis == null ? null : Duration.ofMillis(delayMillis));
+        Optional<Workload> found = workloadOptions.find();
         if (found.isEmpty()) {
-            return usageError(Workloads.unknown(workloadName));
+            return usageError(Workloads.unknown(workloadOptions.workloadName));
         }
         try (Workload workload = found.get()) {
-            Configuration config = chooseConfiguration(workload);
+            Configuration config = WorkloadOptions.configuration(workload, configName);
             if (config == null) {
-                return usageError("there is no configuration '" + configName + "' in " + workload.name()
-                        + "; there are: " + String.join(", ", workload.configurations().stream()
-                        .map(Configuration::name).toList()));
+                return usageError(WorkloadOptions.noSuchConfiguration(workload, configName));
             }
             Path folder;
             try {
-                folder = Workloads.dataFolder(workload, data);
+                folder = workloadOptions.dataFolder(workload);
             } catch (IllegalArgumentException e) {
                 return usageError(e.getMessage());
             }
@@ -136,7 +120,7 @@ final class ProfileCommand implements Callable<Integer> {
             if (!json) {
                 out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
                 out.printf(Locale.ROOT, "configuration %s, %d batches, a step of %s ms per batch (the loop sleeps)%n",
-                        config.name(), total, trimmed(stepMillis));
+                        config.name(), total, WorkloadOptions.millis(stepMillis));
                 out.flush();
             }
             LoaderProfile profile;
@@ -179,15 +163,6 @@ final class ProfileCommand implements Callable<Integer> {
         }
     }
 
-    /** The configuration asked for, or the workload's first with workers (its first, if none has); null if unknown. */
-    private Configuration chooseConfiguration(Workload workload) {
-        List<Configuration> all = workload.configurations();
-        if (configName != null) {
-            return all.stream().filter(c -> c.isNamed(configName)).findFirst().orElse(null);
-        }
-        return all.stream().filter(c -> c.numWorkers() > 0).findFirst().orElse(all.getFirst());
-    }
-
     private static String toJson(Workload workload, Configuration config, LoaderProfile profile, Trace recorded) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
@@ -214,10 +189,6 @@ final class ProfileCommand implements Callable<Integer> {
             root.put("traceDropped", recorded.dropped());
         }
         return root.toString();
-    }
-
-    private static String trimmed(double ms) {
-        return ms == Math.rint(ms) ? Long.toString((long) ms) : Double.toString(ms);
     }
 
     private int usageError(String message) {

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,8 +34,8 @@ import picocli.CommandLine.Spec;
             "each against a stand-in for the training step (the loop sleeps",
             "--step-ms per batch), and stops where more workers stop helping: the loop",
             "is fed, the speed levels off, or every core is busy. Then it narrows down",
-            "to the fewest workers that keep the step fed (the loop waits less than 5%",
-            "of its time). Without --step-ms it looks for the fewest workers within 5%",
+            "to the fewest workers that keep the step fed (the loop waits less than 5%%",
+            "of its time). Without --step-ms it looks for the fewest workers within 5%%",
             "of the fastest count.",
             ""
         },
@@ -49,13 +50,8 @@ final class TuneCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = {"-w", "--workload"}, paramLabel = "NAME", defaultValue = "W1",
-            description = "The workload (default: ${DEFAULT-VALUE}); `stoker bench --list` lists them.")
-    String workloadName;
-
-    @Option(names = "--data", paramLabel = "DIR",
-            description = "The benchmark data folder, for the workloads that read files (as for bench).")
-    Path data;
+    @Mixin
+    WorkloadOptions workloadOptions;
 
     @Option(names = {"-c", "--config"}, paramLabel = "NAME",
             description = "The configuration whose worker count is tuned, all else kept (default: the"
@@ -77,14 +73,6 @@ final class TuneCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the trials and the choice as one JSON object on stdout, nothing else.")
     boolean json;
 
-    /** For tests: a smaller W1. */
-    @Option(names = "--samples", hidden = true)
-    Integer samples;
-
-    /** For tests: a shorter W1 delay. */
-    @Option(names = "--delay-ms", hidden = true)
-    Long delayMillis;
-
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
@@ -101,23 +89,18 @@ final class TuneCommand implements Callable<Integer> {
         if (maxWorkers != null && maxWorkers < 0) {
             return usageError("--max-workers must be 0 or more, not " + maxWorkers);
         }
-        Optional<Workload> found = Workloads.find(workloadName, samples,
-                delayMillis == null ? null : Duration.ofMillis(delayMillis));
+        Optional<Workload> found = workloadOptions.find();
         if (found.isEmpty()) {
-            return usageError(Workloads.unknown(workloadName));
+            return usageError(Workloads.unknown(workloadOptions.workloadName));
         }
         try (Workload workload = found.get()) {
-            Configuration base = workload.configurations().stream()
-                    .filter(c -> configName != null ? c.isNamed(configName) : c.numWorkers() > 0)
-                    .findFirst().orElse(configName == null ? workload.configurations().getFirst() : null);
+            Configuration base = WorkloadOptions.configuration(workload, configName);
             if (base == null) {
-                return usageError("there is no configuration '" + configName + "' in " + workload.name()
-                        + "; there are: " + String.join(", ", workload.configurations().stream()
-                        .map(Configuration::name).toList()));
+                return usageError(WorkloadOptions.noSuchConfiguration(workload, configName));
             }
             Path folder;
             try {
-                folder = Workloads.dataFolder(workload, data);
+                folder = workloadOptions.dataFolder(workload);
             } catch (IllegalArgumentException e) {
                 return usageError(e.getMessage());
             }
@@ -130,7 +113,7 @@ final class TuneCommand implements Callable<Integer> {
             if (!json) {
                 out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
                 out.printf(Locale.ROOT, "tuning the workers of %s against %s, %d batches a trial%n%n", base.name(),
-                        step.isZero() ? "no step (speed alone)" : "a step of " + trimmed(stepMillis) + " ms",
+                        step.isZero() ? "no step (speed alone)" : "a step of " + WorkloadOptions.millis(stepMillis) + " ms",
                         batchesPerTrial);
                 out.printf(Locale.ROOT, "%7s %11s %8s %8s %6s  %s%n", "workers", "batches/s", "wait", "busy", "CPU",
                         "verdict");
@@ -185,10 +168,6 @@ final class TuneCommand implements Callable<Integer> {
         root.put("numWorkers", r.numWorkers());
         root.put("reason", r.reason());
         return root.toString();
-    }
-
-    private static String trimmed(double ms) {
-        return ms == Math.rint(ms) ? Long.toString((long) ms) : Double.toString(ms);
     }
 
     private int usageError(String message) {

@@ -29,6 +29,13 @@ class BenchCommandTest {
         return new Run(exit, out.toString(), err.toString());
     }
 
+    /** Runs {@code first} followed by {@code more}. */
+    static Run run(String[] first, String... more) {
+        List<String> all = new ArrayList<>(List.of(first));
+        all.addAll(List.of(more));
+        return run(all.toArray(String[]::new));
+    }
+
     static String[] tiny(String... more) {
         List<String> all = new ArrayList<>(List.of(TINY));
         all.addAll(List.of(more));

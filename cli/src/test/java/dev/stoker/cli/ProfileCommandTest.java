@@ -16,10 +16,7 @@ class ProfileCommandTest {
     private static final String[] TINY = {"profile", "--samples", "96", "--delay-ms", "0"};
 
     private static Run run(String... more) {
-        String[] args = new String[TINY.length + more.length];
-        System.arraycopy(TINY, 0, args, 0, TINY.length);
-        System.arraycopy(more, 0, args, TINY.length, more.length);
-        return BenchCommandTest.run(args);
+        return BenchCommandTest.run(TINY, more);
     }
 
     @Test
@@ -77,7 +74,7 @@ class ProfileCommandTest {
     void anUnknownConfigurationListsTheOnesThereAre() {
         Run r = run("--config", "nw=99");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("stoker profile: there is no configuration 'nw=99' in W1; there are: nw=0");
+        assertThat(r.err()).contains("stoker profile: there is no configuration 'nw=99' in W1; there are: 'nw=0', ");
     }
 
     @Test

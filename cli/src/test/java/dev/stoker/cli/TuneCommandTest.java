@@ -13,10 +13,7 @@ class TuneCommandTest {
     private static final String[] TINY = {"tune", "--samples", "64", "--delay-ms", "1", "--batches", "6"};
 
     private static Run run(String... more) {
-        String[] args = new String[TINY.length + more.length];
-        System.arraycopy(TINY, 0, args, 0, TINY.length);
-        System.arraycopy(more, 0, args, TINY.length, more.length);
-        return BenchCommandTest.run(args);
+        return BenchCommandTest.run(TINY, more);
     }
 
     @Test
