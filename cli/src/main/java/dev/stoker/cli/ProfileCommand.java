@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -100,21 +99,15 @@ final class ProfileCommand implements Callable<Integer> {
         if (epochs < 1 || (batchLimit != null && batchLimit < 1) || traceEvents < 1) {
             return usageError("--epochs, --batches and --trace-events must be at least 1");
         }
-        Optional<Workload> found = workloadOptions.find();
-        if (found.isEmpty()) {
-            return usageError(Workloads.unknown(workloadOptions.workloadName));
+        WorkloadOptions.Chosen chosen;
+        try {
+            chosen = workloadOptions.choose(configName);
+        } catch (IllegalArgumentException e) {
+            return usageError(e.getMessage());
         }
-        try (Workload workload = found.get()) {
-            Configuration config = WorkloadOptions.configuration(workload, configName);
-            if (config == null) {
-                return usageError(WorkloadOptions.noSuchConfiguration(workload, configName));
-            }
-            Path folder;
-            try {
-                folder = workloadOptions.dataFolder(workload);
-            } catch (IllegalArgumentException e) {
-                return usageError(e.getMessage());
-            }
+        try (Workload workload = chosen.workload()) {
+            Configuration config = chosen.configuration();
+            Path folder = chosen.dataFolder();
             long planned = workload.batchesPerEpoch() * epochs;
             long total = batchLimit == null ? planned : Math.min(planned, batchLimit);
             if (!json) {

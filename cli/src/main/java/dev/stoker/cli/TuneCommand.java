@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -89,21 +88,15 @@ final class TuneCommand implements Callable<Integer> {
         if (maxWorkers != null && maxWorkers < 0) {
             return usageError("--max-workers must be 0 or more, not " + maxWorkers);
         }
-        Optional<Workload> found = workloadOptions.find();
-        if (found.isEmpty()) {
-            return usageError(Workloads.unknown(workloadOptions.workloadName));
+        WorkloadOptions.Chosen chosen;
+        try {
+            chosen = workloadOptions.choose(configName);
+        } catch (IllegalArgumentException e) {
+            return usageError(e.getMessage());
         }
-        try (Workload workload = found.get()) {
-            Configuration base = WorkloadOptions.configuration(workload, configName);
-            if (base == null) {
-                return usageError(WorkloadOptions.noSuchConfiguration(workload, configName));
-            }
-            Path folder;
-            try {
-                folder = workloadOptions.dataFolder(workload);
-            } catch (IllegalArgumentException e) {
-                return usageError(e.getMessage());
-            }
+        try (Workload workload = chosen.workload()) {
+            Configuration base = chosen.configuration();
+            Path folder = chosen.dataFolder();
             Duration step = Duration.ofNanos((long) (stepMillis * 1e6));
             WorkerTuner tuner = WorkerTuner.of(n -> workload.newLoader(withWorkers(base, n), 0, folder))
                     .step(step).batchesPerTrial(batchesPerTrial);

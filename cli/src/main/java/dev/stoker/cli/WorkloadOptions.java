@@ -43,6 +43,32 @@ final class WorkloadOptions {
     }
 
     /**
+     * A workload picked by these options, one configuration of it, and its data folder (or
+     * {@code null}); the caller closes the workload.
+     */
+    record Chosen(Workload workload, Configuration configuration, Path dataFolder) {}
+
+    /**
+     * The workload, its configuration {@code configName} (see {@link #configuration}) and its data.
+     *
+     * @throws IllegalArgumentException for an unknown workload or configuration, or missing data,
+     *     with a message for the person who typed them
+     */
+    Chosen choose(String configName) {
+        Workload workload = find().orElseThrow(() -> new IllegalArgumentException(Workloads.unknown(workloadName)));
+        try {
+            Configuration c = configuration(workload, configName);
+            if (c == null) {
+                throw new IllegalArgumentException(noSuchConfiguration(workload, configName));
+            }
+            return new Chosen(workload, c, dataFolder(workload));
+        } catch (RuntimeException e) {
+            workload.close();
+            throw e;
+        }
+    }
+
+    /**
      * The configuration named {@code name} in {@code workload}, or with no name its first with
      * workers (its first, if none has); {@code null} for a name it does not have.
      */
