@@ -2,7 +2,7 @@ package dev.stoker.cli;
 
 import dev.stoker.cuda.CudaRuntime;
 import dev.stoker.cuda.Kernels;
-import dev.stoker.cuda.measure.StepLoop;
+import dev.stoker.cuda.measure.DeviceStepLoop;
 import dev.stoker.formats.folder.ImageBytes;
 import dev.stoker.formats.folder.ImageFolder;
 import dev.stoker.loader.DataLoader;
@@ -65,9 +65,9 @@ final class DeviceLoop {
                 long stepNs = (long) (stepMs * 1e6);
                 try (DataLoader<ImageSample> loader = DataLoader.builder(images).batchSize(BATCH).shuffle(true)
                         .seed(1).numWorkers(workers).persistentWorkers(workers > 0).pinMemory(true).build()) {
-                    StepLoop.run(cuda, kernels, loader.iterator(), stepNs, SLOTS); // warm-up epoch
+                    DeviceStepLoop.run(cuda, kernels, loader.iterator(), stepNs, SLOTS); // warm-up epoch
                     long cpu0 = processCpuNanos();
-                    StepLoop.Result r = StepLoop.run(cuda, kernels, loader.iterator(), stepNs, SLOTS);
+                    DeviceStepLoop.Result r = DeviceStepLoop.run(cuda, kernels, loader.iterator(), stepNs, SLOTS);
                     long cpu = processCpuNanos() - cpu0;
                     out.printf(Locale.ROOT, "%8.1f %8d %9.2f%% %12.1f %12.1f %16.1f %16.2f %14.1f%n", stepMs, r.steps(),
                             100 * r.gpuIdleFraction(), r.elapsedMs(), r.steps() * (double) BATCH / (r.elapsedMs() / 1e3),
@@ -76,6 +76,8 @@ final class DeviceLoop {
                         out.printf(Locale.ROOT, "  (%s copied per batch; pool: %s)%n", Bytes.format(r.bytesPerBatch()),
                                 loader.pool().stats());
                     }
+                    // why the GPU waited, where it did: the loader's own account of both epochs
+                    out.println("  loader: " + loader.profile().verdict());
                 }
             }
         }

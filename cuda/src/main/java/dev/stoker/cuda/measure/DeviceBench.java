@@ -65,7 +65,7 @@ public final class DeviceBench {
             MemorySource source = kind.equals("pinned") ? new PinnedMemory(cuda) : MemorySources.ordinary();
             try (BufferPool pool = BufferPool.builder().name(kind).source(source)
                     .budgetBytes(6 * BufferPool.classBytes(FilledBatches.batchBytes(batch))).build()) {
-                StepLoop.Result r = StepLoop.run(cuda, kernels, new FilledBatches(pool, steps, batch), stepNs, 3);
+                DeviceStepLoop.Result r = DeviceStepLoop.run(cuda, kernels, new FilledBatches(pool, steps, batch), stepNs, 3);
                 out.printf(Locale.ROOT, "%-16s %9.2f%% %12.1f %16.1f %18.1f%n", kind, 100 * r.gpuIdleFraction(), r.elapsedMs(),
                         r.copyCpuMicrosPerBatch(), r.consumerWaitMs());
             }

@@ -19,8 +19,8 @@ import java.util.Iterator;
  * elapsed time is measured with CUDA events from the start of the first step to the end of the
  * last; the rest is time the GPU waited.
  */
-public final class StepLoop {
-    private StepLoop() {}
+public final class DeviceStepLoop {
+    private DeviceStepLoop() {}
 
     /**
      * @param steps              steps run
