@@ -1,5 +1,6 @@
 package dev.stoker.loader;
 
+import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.ProcessCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
@@ -39,8 +40,10 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private final StageClock clock;
     private final long startedAt = System.nanoTime();
     private final long cpuAtStart = ProcessCpu.nanos();
+    private final MachineCpu.Ticks machineAtStart = MachineCpu.ticks();
     private volatile long endedAt; // 0 while the pass runs; read by profile() from any thread
     private volatile long cpuAtEnd;
+    private volatile MachineCpu.Ticks machineAtEnd;
     private long handedOutAt; // when the last batch was handed out: the consumer's step starts; 0 before the first
 
     BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log, StreamLog streams) {
@@ -63,9 +66,19 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         return cpuAtStart < 0 || end < 0 ? -1 : end - cpuAtStart;
     }
 
+    /** The whole machine's processor ticks over the same span (all, busy), or {@link MachineCpu#UNKNOWN}. */
+    MachineCpu.Ticks activeMachineTicks() {
+        MachineCpu.Ticks end = endedAt != 0 ? machineAtEnd : MachineCpu.ticks();
+        if (machineAtStart.total() < 0 || end.total() < 0) {
+            return MachineCpu.UNKNOWN;
+        }
+        return new MachineCpu.Ticks(end.total() - machineAtStart.total(), end.busy() - machineAtStart.busy());
+    }
+
     private void ended() {
         if (endedAt == 0) {
             cpuAtEnd = ProcessCpu.nanos();
+            machineAtEnd = MachineCpu.ticks();
             endedAt = System.nanoTime();
         }
     }

@@ -9,6 +9,7 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.MemorySources;
+import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.Trace;
 import dev.stoker.sampler.BatchSampler;
@@ -78,6 +79,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private long earlierPassNanos;
     /** The process's CPU time during those passes; -1 once any of it was not known. */
     private long earlierPassCpuNanos;
+    /** The machine's processor ticks during those passes (all, busy); unknown once any was. */
+    private MachineCpu.Ticks earlierPassMachine = new MachineCpu.Ticks(0, 0);
     /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
     private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
     /** Where the next streaming pass starts: null for the start of the epoch, or a restored state. */
@@ -143,6 +146,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             earlierPassNanos += last.activeNanos();
             long cpu = last.activeCpuNanos();
             earlierPassCpuNanos = cpu < 0 || earlierPassCpuNanos < 0 ? -1 : earlierPassCpuNanos + cpu;
+            earlierPassMachine = plus(earlierPassMachine, last.activeMachineTicks());
         }
         last = current;
         return current;
@@ -412,8 +416,16 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         long active = earlierPassNanos + (last != null ? last.activeNanos() : 0);
         long lastCpu = last != null ? last.activeCpuNanos() : 0;
         long cpu = earlierPassCpuNanos < 0 || lastCpu < 0 ? -1 : earlierPassCpuNanos + lastCpu;
+        MachineCpu.Ticks machine = last != null ? plus(earlierPassMachine, last.activeMachineTicks()) : earlierPassMachine;
+        double machineBusy = machine.total() <= 0 ? -1 : (double) machine.busy() / machine.total();
         return new LoaderProfile(clock.times(), settings.numWorkers(), settings.prefetchFactor(),
-                settings.ioConcurrency(), settings.inOrder(), active, cpu, Runtime.getRuntime().availableProcessors());
+                settings.ioConcurrency(), settings.inOrder(), active, cpu, machineBusy,
+                Runtime.getRuntime().availableProcessors());
+    }
+
+    private static MachineCpu.Ticks plus(MachineCpu.Ticks a, MachineCpu.Ticks b) {
+        return a.total() < 0 || b.total() < 0 ? MachineCpu.UNKNOWN : new MachineCpu.Ticks(a.total() + b.total(),
+                a.busy() + b.busy());
     }
 
     /**

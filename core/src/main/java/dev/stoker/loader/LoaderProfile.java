@@ -25,10 +25,12 @@ import java.util.Locale;
  * @param activeNanos   how long the loader's passes have run, summed
  * @param cpuNanos      the CPU time the whole process used meanwhile (every thread, the
  *                      training loop's too), or -1 where the runtime does not say
+ * @param machineBusyShare the share of the whole machine's processor time that was busy
+ *                      meanwhile, every process together, or -1 where the system does not say
  * @param cores         processors the JVM may use
  */
 public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor, int ioConcurrency, boolean inOrder,
-                            long activeNanos, long cpuNanos, int cores) {
+                            long activeNanos, long cpuNanos, double machineBusyShare, int cores) {
     /** Below this share of its time waiting for data, a loop is compute-bound. */
     public static final double DATA_BOUND_WAIT_SHARE = 0.05;
     /** Batches the consumer must have stepped through before a verdict is given. */
@@ -107,6 +109,14 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
         }
         double used = coresUsed();
         int needed = stepMs <= 0 ? numWorkers + 1 : Math.max(numWorkers + 1, (int) Math.ceil(loadMs / stepMs));
+        if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores) && machineBusyShare >= 0.85) {
+            // busy by the clock, short of CPU, on a full machine: other processes hold the cores
+            return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". The %d workers are"
+                    + " busy %.0f%% of the time, but the process got only %.1f of %d cores while the machine's"
+                    + " cores were %.0f%% busy: other processes hold them (other ranks' loaders, a build). More"
+                    + " workers would only share the same cores; fewer processes on this machine, or more cores,"
+                    + " would help.", numWorkers, 100 * busy, used, cores, 100 * machineBusyShare));
+        }
         if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores)) {
             // busy by the clock, idle by the CPU: the workers wait (storage, network, a sleep)
             return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". The %d workers are"
@@ -179,10 +189,12 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
         b.append(row(Stage.FIRST_BATCH.label(), times.get(Stage.FIRST_BATCH), ""));
         b.append(row(Stage.WAIT.label(), times.get(Stage.WAIT), share(times.nanos(Stage.WAIT), loop, "of the loop")));
         b.append(row(Stage.STEP.label(), times.get(Stage.STEP), share(times.nanos(Stage.STEP), loop, "of the loop")));
-        b.append(String.format(Locale.ROOT, "workers: %d, busy %.0f%% of %.2f s; prefetchFactor %d%s; %s%d cores%n",
+        b.append(String.format(Locale.ROOT, "workers: %d, busy %.0f%% of %.2f s; prefetchFactor %d%s; %s%d cores%s%n",
                 numWorkers, 100 * workerBusyShare(), activeNanos / 1e9, prefetchFactor,
                 ioConcurrency > 0 ? ", ioConcurrency " + ioConcurrency : "",
-                coresUsed() >= 0 ? String.format(Locale.ROOT, "CPU %.1f of ", coresUsed()) : "", cores));
+                coresUsed() >= 0 ? String.format(Locale.ROOT, "CPU %.1f of ", coresUsed()) : "", cores,
+                machineBusyShare >= 0 ? String.format(Locale.ROOT, " (the machine %.0f%% busy)", 100 * machineBusyShare)
+                        : ""));
         b.append("verdict: ").append(verdict()).append(System.lineSeparator());
         return b.toString();
     }

@@ -30,7 +30,13 @@ class LoaderProfileTest {
     }
 
     private static LoaderProfile profile(StageTimes t, int workers, double seconds, double cpuSeconds, int cores) {
-        return new LoaderProfile(t, workers, 2, 0, true, (long) (seconds * 1e9), (long) (cpuSeconds * 1e9), cores);
+        return profile(t, workers, seconds, cpuSeconds, -1, cores);
+    }
+
+    private static LoaderProfile profile(StageTimes t, int workers, double seconds, double cpuSeconds,
+                                         double machineBusy, int cores) {
+        return new LoaderProfile(t, workers, 2, 0, true, (long) (seconds * 1e9), (long) (cpuSeconds * 1e9),
+                machineBusy, cores);
     }
 
     @Test
@@ -78,8 +84,21 @@ class LoaderProfileTest {
                 .contains("about 4 would keep up").contains("ioConcurrency");
 
         // where the runtime does not say, busy workers are taken to compute
-        Verdict unknown = new LoaderProfile(t, 2, 2, 0, true, 2_100_000_000L, -1, 8).verdict();
+        Verdict unknown = new LoaderProfile(t, 2, 2, 0, true, 2_100_000_000L, -1, -1, 8).verdict();
         assertThat(unknown.reason()).contains("More workers would help");
+    }
+
+    @Test
+    void workersShortOfCpuOnAFullMachineAreCrowdedOutNotWaiting() {
+        // the same figures, but the machine was 97% busy: other processes had the cores
+        StageTimes t = times(40, 10, 10, Map.of(Stage.DECODE, 38.0));
+        Verdict v = profile(t, 2, 2.1, 0.6, 0.97, 2).verdict();
+        assertThat(v.kind()).isEqualTo(Verdict.Kind.DATA_BOUND);
+        assertThat(v.reason()).contains("got only 0.3 of 2 cores while the machine's cores were 97% busy")
+                .contains("other processes").doesNotContain("ioConcurrency");
+        assertThat(profile(t, 2, 2.1, 0.6, 0.97, 2).report()).contains("CPU 0.3 of 2 cores (the machine 97% busy)");
+        // an idle machine: they wait
+        assertThat(profile(t, 2, 2.1, 0.6, 0.30, 2).verdict().reason()).contains("rather than compute");
     }
 
     @Test
