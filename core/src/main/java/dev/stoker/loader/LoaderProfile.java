@@ -111,23 +111,23 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
         int needed = stepMs <= 0 ? numWorkers + 1 : Math.max(numWorkers + 1, (int) Math.ceil(loadMs / stepMs));
         if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores) && machineBusyShare >= 0.85) {
             // busy by the clock, short of CPU, on a full machine: other processes hold the cores
-            return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". The %d workers are"
+            return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". %s"
                     + " busy %.0f%% of the time, but the process got only %.1f of %d cores while the machine's"
                     + " cores were %.0f%% busy: other processes hold them (other ranks' loaders, a build). More"
                     + " workers would only share the same cores; fewer processes on this machine, or more cores,"
-                    + " would help.", numWorkers, 100 * busy, used, cores, 100 * machineBusyShare));
+                    + " would help.", theWorkersAre(), 100 * busy, used, cores, 100 * machineBusyShare));
         }
         if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores)) {
             // busy by the clock, idle by the CPU: the workers wait (storage, network, a sleep)
-            return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". The %d workers are"
+            return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". %s"
                     + " busy %.0f%% of the time, but the process used only %.1f of %d cores: they wait (on storage,"
                     + " the network, a sleep) rather than compute; %s. Waiting threads cost little: more workers"
                     + " (about %d would keep up) or the I/O mode (ioConcurrency) that fetches a batch's samples at"
-                    + " once would help.", numWorkers, 100 * busy, used, cores, largestPart(), needed));
+                    + " once would help.", theWorkersAre(), 100 * busy, used, cores, largestPart(), needed));
         }
         if (busy > 0.8) {
-            String s = waited + String.format(Locale.ROOT, ". The %d workers are busy %.0f%% of the time; %s",
-                    numWorkers, 100 * busy, largestPart());
+            String s = waited + String.format(Locale.ROOT, ". %s busy %.0f%% of the time; %s",
+                    theWorkersAre(), 100 * busy, largestPart());
             if (numWorkers < cores) {
                 s += String.format(Locale.ROOT, ". More workers would help (this machine has %d cores; about %d"
                         + " would keep up).", cores, Math.min(cores, needed));
@@ -143,6 +143,11 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
                 + " loader does not time (the stream's source, a lock). A deeper prefetch (prefetchFactor is %d)"
                 + " evens it out%s.", 100 * busy, prefetchFactor,
                 inOrder ? ", and inOrder(false) lets a fast batch pass a slow one" : ""));
+    }
+
+    /** {@code "The 4 workers are"}, or {@code "The worker is"}. */
+    private String theWorkersAre() {
+        return numWorkers == 1 ? "The worker is" : "The " + numWorkers + " workers are";
     }
 
     /** {@code "decode takes the most: 61% of loading"}. */

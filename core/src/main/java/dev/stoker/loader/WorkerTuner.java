@@ -140,10 +140,12 @@ public final class WorkerTuner {
                 .filter(t -> t.batchesPerSecond() >= fastest.batchesPerSecond() * (1 - SAME_SPEED))
                 .min(Comparator.comparingInt(TuningTrial::numWorkers)).orElseThrow();
         if (forStep) {
+            // why the most workers tried did no better: their own verdict
+            TuningTrial most = tried.lastEntry().getValue();
             return new TuningResult(order, chosen, String.format(Locale.ROOT, "no worker count tried (up to %d) keeps"
                     + " a %s step fed, which takes %.1f batches/s; the fewest within %.0f%% of the fastest load"
-                    + " %.1f batches/s. %s", tried.lastKey(), millis(step), 1e9 / step.toNanos(), 100 * SAME_SPEED,
-                    chosen.batchesPerSecond(), capitalized(chosen.profile().verdict().reason())));
+                    + " %.1f batches/s. With %d: %s", most.numWorkers(), millis(step), 1e9 / step.toNanos(),
+                    100 * SAME_SPEED, chosen.batchesPerSecond(), most.numWorkers(), most.profile().verdict().reason()));
         }
         return new TuningResult(order, chosen, String.format(Locale.ROOT, "the fewest workers within %.0f%% of the"
                 + " fastest count tried (%.1f batches/s with %d)", 100 * SAME_SPEED, fastest.batchesPerSecond(),
@@ -181,10 +183,6 @@ public final class WorkerTuner {
     private static String millis(Duration d) {
         double ms = d.toNanos() / 1e6;
         return (ms == Math.rint(ms) ? Long.toString((long) ms) : Double.toString(ms)) + " ms";
-    }
-
-    private static String capitalized(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     @Override
