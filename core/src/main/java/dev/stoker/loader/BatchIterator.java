@@ -68,11 +68,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
 
     /** The whole machine's processor ticks over the same span (all, busy), or {@link MachineCpu#UNKNOWN}. */
     MachineCpu.Ticks activeMachineTicks() {
-        MachineCpu.Ticks end = endedAt != 0 ? machineAtEnd : MachineCpu.ticks();
-        if (machineAtStart.total() < 0 || end.total() < 0) {
-            return MachineCpu.UNKNOWN;
-        }
-        return new MachineCpu.Ticks(end.total() - machineAtStart.total(), end.busy() - machineAtStart.busy());
+        return (endedAt != 0 ? machineAtEnd : MachineCpu.ticks()).minus(machineAtStart);
     }
 
     private void ended() {

@@ -88,6 +88,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     /** Batches the consumer has received from this loader, for {@code snapshotEvery}. */
     private long received;
     private volatile LoaderState lastSnapshot;
+    /** The profile at the start of the current {@code profileEvery} window; consumer's thread only. */
+    private LoaderProfile lastWindow;
+    private long lastWindowAt;
     private boolean closed;
 
     DataLoader(LoaderSettings<T> settings, BufferPool pool, boolean ownsPool) {
@@ -146,14 +149,17 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             earlierPassNanos += last.activeNanos();
             long cpu = last.activeCpuNanos();
             earlierPassCpuNanos = cpu < 0 || earlierPassCpuNanos < 0 ? -1 : earlierPassCpuNanos + cpu;
-            earlierPassMachine = plus(earlierPassMachine, last.activeMachineTicks());
+            earlierPassMachine = earlierPassMachine.plus(last.activeMachineTicks());
         }
         last = current;
         return current;
     }
 
-    /** Called by a pass when the consumer receives a batch (or its error): takes a snapshot when due. */
+    /** Called by a pass when the consumer receives a batch (or its error): takes a snapshot and a profile when due. */
     void received() {
+        if (settings.profileEvery() != null) {
+            profileWhenDue();
+        }
         long every = settings.snapshotEvery();
         if (every == 0) {
             return;
@@ -177,6 +183,24 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      */
     public Optional<LoaderState> lastSnapshot() {
         return Optional.ofNullable(lastSnapshot);
+    }
+
+    /** Hands the last window's profile to the sink once {@code profileEvery} has passed since the last one. */
+    private void profileWhenDue() {
+        long now = System.nanoTime();
+        if (lastWindow == null) {
+            lastWindow = profile(); // the first batch opens the first window
+            lastWindowAt = now;
+            return;
+        }
+        if (now - lastWindowAt < settings.profileEvery().toNanos()) {
+            return;
+        }
+        LoaderProfile p = profile();
+        LoaderProfile window = p.since(lastWindow);
+        lastWindow = p;
+        lastWindowAt = now;
+        settings.onProfile().accept(window);
     }
 
     /** Called by a pass when it closes. */
@@ -416,16 +440,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         long active = earlierPassNanos + (last != null ? last.activeNanos() : 0);
         long lastCpu = last != null ? last.activeCpuNanos() : 0;
         long cpu = earlierPassCpuNanos < 0 || lastCpu < 0 ? -1 : earlierPassCpuNanos + lastCpu;
-        MachineCpu.Ticks machine = last != null ? plus(earlierPassMachine, last.activeMachineTicks()) : earlierPassMachine;
-        double machineBusy = machine.total() <= 0 ? -1 : (double) machine.busy() / machine.total();
+        MachineCpu.Ticks machine = last != null ? earlierPassMachine.plus(last.activeMachineTicks()) : earlierPassMachine;
         return new LoaderProfile(clock.times(), settings.numWorkers(), settings.prefetchFactor(),
-                settings.ioConcurrency(), settings.inOrder(), active, cpu, machineBusy,
+                settings.ioConcurrency(), settings.inOrder(), active, cpu, machine,
                 Runtime.getRuntime().availableProcessors());
-    }
-
-    private static MachineCpu.Ticks plus(MachineCpu.Ticks a, MachineCpu.Ticks b) {
-        return a.total() < 0 || b.total() < 0 ? MachineCpu.UNKNOWN : new MachineCpu.Ticks(a.total() + b.total(),
-                a.busy() + b.busy());
     }
 
     /**

@@ -58,6 +58,8 @@ public final class LoaderBuilder<T> {
     private int ioConcurrency;
     private SamplePolicy badSamples = SamplePolicy.FAIL;
     private long snapshotEvery;
+    private Duration profileEvery;
+    private Consumer<LoaderProfile> onProfile;
     private Consumer<LoaderState> onSnapshot;
 
     LoaderBuilder(Dataset<T> dataset, StreamingDataset<T> streaming) {
@@ -281,6 +283,36 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * Every {@code every}, gives {@code sink} the profile of that window
+     * ({@link LoaderProfile#since}): what the stages took since the last one and its verdict, so
+     * that a long job sees when and why it turned data-bound. Called in the consumer's thread right
+     * after the batch that ends a window, so keep the sink short (log, hand off).
+     *
+     * <pre>{@code
+     * DataLoader.builder(ds).batchSize(64).numWorkers(8)
+     *         .profileEvery(Duration.ofMinutes(10), p -> metrics.record(p.waitShare()))
+     *         .build();
+     * }</pre>
+     */
+    public LoaderBuilder<T> profileEvery(Duration every, Consumer<LoaderProfile> sink) {
+        if (every.isNegative() || every.isZero()) {
+            throw new IllegalArgumentException("profileEvery needs a positive period, not " + every);
+        }
+        this.profileEvery = every;
+        this.onProfile = Objects.requireNonNull(sink, "sink");
+        return this;
+    }
+
+    /**
+     * As {@link #profileEvery(Duration, Consumer)}, writing each window's verdict to the log
+     * ({@code System.Logger} {@code dev.stoker.loader.DataLoader}): WARNING when data-bound, INFO
+     * otherwise. {@code "... data-bound: the loop waited for data 23% of its time ..."}
+     */
+    public LoaderBuilder<T> profileEvery(Duration every) {
+        return profileEvery(every, ProfileLog::write);
+    }
+
+    /**
      * The I/O mode, for datasets that wait rather than compute (remote storage, network
      * file systems, slow disks): the samples of each batch are fetched at once, each
      * {@code get} on a virtual thread of its own, at most {@code concurrency} fetches waiting
@@ -351,7 +383,7 @@ public final class LoaderBuilder<T> {
         Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
         LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
                 c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
-                workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot);
+                workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot, profileEvery, onProfile);
         boolean own = pool == null;
         BufferPool p = own
                 ? BufferPool.builder()

@@ -1,5 +1,6 @@
 package dev.stoker.loader;
 
+import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.StageTotal;
@@ -25,16 +26,39 @@ import java.util.Locale;
  * @param activeNanos   how long the loader's passes have run, summed
  * @param cpuNanos      the CPU time the whole process used meanwhile (every thread, the
  *                      training loop's too), or -1 where the runtime does not say
- * @param machineBusyShare the share of the whole machine's processor time that was busy
- *                      meanwhile, every process together, or -1 where the system does not say
+ * @param machine       the whole machine's processor ticks meanwhile, every process together (all,
+ *                      busy), or {@link MachineCpu#UNKNOWN} where the system does not say
  * @param cores         processors the JVM may use
  */
 public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor, int ioConcurrency, boolean inOrder,
-                            long activeNanos, long cpuNanos, double machineBusyShare, int cores) {
+                            long activeNanos, long cpuNanos, MachineCpu.Ticks machine, int cores) {
     /** Below this share of its time waiting for data, a loop is compute-bound. */
     public static final double DATA_BOUND_WAIT_SHARE = 0.05;
     /** Batches the consumer must have stepped through before a verdict is given. */
     public static final int MIN_BATCHES_JUDGED = 3;
+
+    /**
+     * What happened since {@code earlier}, a profile of the same loader taken before this one: a
+     * window, with its own verdict. {@link DataLoader#profile()} sums everything since the loader
+     * was built; a long job asks for windows ({@link LoaderBuilder#profileEvery}) to see when it
+     * turned data-bound.
+     *
+     * <pre>{@code
+     * LoaderProfile before = loader.profile();
+     * ... an hour of training ...
+     * System.out.println(loader.profile().since(before).verdict());
+     * }</pre>
+     */
+    public LoaderProfile since(LoaderProfile earlier) {
+        long cpu = cpuNanos < 0 || earlier.cpuNanos < 0 ? -1 : cpuNanos - earlier.cpuNanos;
+        return new LoaderProfile(times.minus(earlier.times), numWorkers, prefetchFactor, ioConcurrency, inOrder,
+                activeNanos - earlier.activeNanos, cpu, machine.minus(earlier.machine), cores);
+    }
+
+    /** The share of the whole machine's processor time that was busy, every process together; -1 when unknown. */
+    public double machineBusyShare() {
+        return machine.busyShare();
+    }
 
     /** Time loading batches, fetch and collate, summed over the threads that did it. */
     public long loadingNanos() {
@@ -109,13 +133,13 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
         }
         double used = coresUsed();
         int needed = stepMs <= 0 ? numWorkers + 1 : Math.max(numWorkers + 1, (int) Math.ceil(loadMs / stepMs));
-        if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores) && machineBusyShare >= 0.85) {
+        if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores) && machineBusyShare() >= 0.85) {
             // busy by the clock, short of CPU, on a full machine: other processes hold the cores
             return new Verdict(Verdict.Kind.DATA_BOUND, waited + String.format(Locale.ROOT, ". %s"
                     + " busy %.0f%% of the time, but the process got only %.1f of %d cores while the machine's"
                     + " cores were %.0f%% busy: other processes hold them (other ranks' loaders, a build). More"
                     + " workers would only share the same cores; fewer processes on this machine, or more cores,"
-                    + " would help.", theWorkersAre(), 100 * busy, used, cores, 100 * machineBusyShare));
+                    + " would help.", theWorkersAre(), 100 * busy, used, cores, 100 * machineBusyShare()));
         }
         if (busy > 0.8 && used >= 0 && used < 0.5 * Math.min(numWorkers, cores)) {
             // busy by the clock, idle by the CPU: the workers wait (storage, network, a sleep)
@@ -198,7 +222,7 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
                 numWorkers, 100 * workerBusyShare(), activeNanos / 1e9, prefetchFactor,
                 ioConcurrency > 0 ? ", ioConcurrency " + ioConcurrency : "",
                 coresUsed() >= 0 ? String.format(Locale.ROOT, "CPU %.1f of ", coresUsed()) : "", cores,
-                machineBusyShare >= 0 ? String.format(Locale.ROOT, " (the machine %.0f%% busy)", 100 * machineBusyShare)
+                machineBusyShare() >= 0 ? String.format(Locale.ROOT, " (the machine %.0f%% busy)", 100 * machineBusyShare())
                         : ""));
         b.append("verdict: ").append(verdict()).append(System.lineSeparator());
         return b.toString();

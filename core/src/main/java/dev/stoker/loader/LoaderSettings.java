@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  * @param badSamples    what to do with a sample that cannot be read
  * @param snapshotEvery take a state every this many batches delivered, or 0 for never
  * @param onSnapshot    given each snapshot, or {@code null}
+ * @param profileEvery  hand a window of the profile to {@code onProfile} this often, or {@code null} for never
+ * @param onProfile     given each window's profile, or {@code null}
  */
 record LoaderSettings<T>(
         String datasetName,
@@ -42,7 +44,9 @@ record LoaderSettings<T>(
         int ioConcurrency,
         SamplePolicy badSamples,
         long snapshotEvery,
-        Consumer<LoaderState> onSnapshot) {
+        Consumer<LoaderState> onSnapshot,
+        Duration profileEvery,
+        Consumer<LoaderProfile> onProfile) {
 
     boolean isStreaming() {
         return streamingDataset != null;

@@ -23,7 +23,27 @@ public final class MachineCpu {
      * The kernel's counters at one moment, in its ticks: all of them, and the busy ones (all but
      * idle and I/O wait). {@link #UNKNOWN} where the system does not say.
      */
-    public record Ticks(long total, long busy) {}
+    public record Ticks(long total, long busy) {
+        /** Whether the system gave these counters. */
+        public boolean known() {
+            return total >= 0;
+        }
+
+        /** The ticks from {@code earlier} to these; unknown if either is. */
+        public Ticks minus(Ticks earlier) {
+            return known() && earlier.known() ? new Ticks(total - earlier.total, busy - earlier.busy) : UNKNOWN;
+        }
+
+        /** The ticks of two spans together; unknown if either is. */
+        public Ticks plus(Ticks other) {
+            return known() && other.known() ? new Ticks(total + other.total, busy + other.busy) : UNKNOWN;
+        }
+
+        /** Busy ticks over all, for counters that span a time; -1 when unknown or empty. */
+        public double busyShare() {
+            return total <= 0 ? -1 : Math.min(1, Math.max(0, (double) busy / total));
+        }
+    }
 
     /** Counters of a system without {@code /proc/stat}. */
     public static final Ticks UNKNOWN = new Ticks(-1, -1);
@@ -67,9 +87,6 @@ public final class MachineCpu {
 
     /** The share of processor time the machine spent busy between two readings, or -1 when not known. */
     public static double busyShare(Ticks before, Ticks after) {
-        if (before.total() < 0 || after.total() < 0 || after.total() <= before.total()) {
-            return -1;
-        }
-        return Math.min(1, Math.max(0, (double) (after.busy() - before.busy()) / (after.total() - before.total())));
+        return after.minus(before).busyShare();
     }
 }

@@ -26,6 +26,17 @@ public record StageTimes(Map<Stage, StageTotal> totals) {
         return totals.get(stage);
     }
 
+    /** What was timed since {@code earlier}, a snapshot of the same clock taken before this one. */
+    public StageTimes minus(StageTimes earlier) {
+        Map<Stage, StageTotal> out = new EnumMap<>(Stage.class);
+        for (Stage s : Stage.values()) {
+            StageTotal now = get(s);
+            StageTotal then = earlier.get(s);
+            out.put(s, new StageTotal(now.nanos() - then.nanos(), now.count() - then.count()));
+        }
+        return new StageTimes(out);
+    }
+
     /** Nanoseconds of {@code stage}. */
     public long nanos(Stage stage) {
         return get(stage).nanos();

@@ -2,6 +2,7 @@ package dev.stoker.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.StageTotal;
@@ -35,8 +36,10 @@ class LoaderProfileTest {
 
     private static LoaderProfile profile(StageTimes t, int workers, double seconds, double cpuSeconds,
                                          double machineBusy, int cores) {
+        MachineCpu.Ticks machine = machineBusy < 0 ? MachineCpu.UNKNOWN
+                : new MachineCpu.Ticks(1_000, Math.round(1_000 * machineBusy));
         return new LoaderProfile(t, workers, 2, 0, true, (long) (seconds * 1e9), (long) (cpuSeconds * 1e9),
-                machineBusy, cores);
+                machine, cores);
     }
 
     @Test
@@ -84,7 +87,7 @@ class LoaderProfileTest {
                 .contains("about 4 would keep up").contains("ioConcurrency");
 
         // where the runtime does not say, busy workers are taken to compute
-        Verdict unknown = new LoaderProfile(t, 2, 2, 0, true, 2_100_000_000L, -1, -1, 8).verdict();
+        Verdict unknown = new LoaderProfile(t, 2, 2, 0, true, 2_100_000_000L, -1, MachineCpu.UNKNOWN, 8).verdict();
         assertThat(unknown.reason()).contains("More workers would help");
     }
 
@@ -115,6 +118,31 @@ class LoaderProfileTest {
         Verdict v = profile(times(5, 20, 20, Map.of()), 4, 10, 8).verdict();
         assertThat(v.kind()).isEqualTo(Verdict.Kind.DATA_BOUND);
         assertThat(v.reason()).contains("busy only 1%").contains("prefetchFactor is 2").contains("inOrder(false)");
+    }
+
+    @Test
+    void aWindowIsTheDifferenceOfTwoProfilesWithItsOwnVerdict() {
+        // the first hour compute-bound, then storage slowed down: the window shows it, the total hides it
+        LoaderProfile hour = new LoaderProfile(times(10, 0.1, 20, Map.of()), 4, 2, 0, true, 2_000_000_000L,
+                8_000_000_000L, new MachineCpu.Ticks(1_000, 500), 8);
+        StageTimes first = hour.times();
+        Map<Stage, StageTotal> m = new EnumMap<>(Stage.class);
+        for (Stage s : Stage.values()) { // a second hour like the first ...
+            m.put(s, new StageTotal(first.nanos(s) * 2, first.get(s).count() * 2));
+        }
+        // ... but for its waits: 30 ms before each of its 99 batches
+        m.put(Stage.WAIT, new StageTotal(first.nanos(Stage.WAIT) + 99 * 30 * MS, 198));
+        LoaderProfile two = new LoaderProfile(new StageTimes(m), 4, 2, 0, true, 5_000_000_000L, 9_000_000_000L,
+                new MachineCpu.Ticks(3_000, 2_500), 8);
+
+        LoaderProfile window = two.since(hour);
+        assertThat(window.times().get(Stage.WAIT).count()).isEqualTo(99);
+        assertThat(window.activeNanos()).isEqualTo(3_000_000_000L);
+        assertThat(window.cpuNanos()).isEqualTo(1_000_000_000L);
+        assertThat(window.machineBusyShare()).isEqualTo(1.0); // 2,000 busy of 2,000 ticks
+        assertThat(hour.verdict().kind()).isEqualTo(Verdict.Kind.COMPUTE_BOUND);
+        assertThat(window.verdict().kind()).isEqualTo(Verdict.Kind.DATA_BOUND);
+        assertThat(window.waitShare()).isGreaterThan(two.waitShare());
     }
 
     @Test

@@ -1,10 +1,12 @@
 package dev.stoker.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stoker.data.Dataset;
+import dev.stoker.data.Datasets;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
@@ -16,9 +18,15 @@ import dev.stoker.metrics.Stages;
 import dev.stoker.metrics.Trace;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Iterator;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -147,6 +155,70 @@ class ProfileTest {
                     "step");
             assertThat(fetchThreads).hasSize(2).doesNotContain(Thread.currentThread().threadId());
         }
+    }
+
+    @Test
+    void profileEveryHandsOverWindowsThatAddUpToTheWhole() {
+        List<LoaderProfile> windows = new CopyOnWriteArrayList<>();
+        try (DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(2).numWorkers(2)
+                .profileEvery(Duration.ofMillis(15), windows::add).build()) {
+            for (Batch b : loader) { // one pass of 20 batches, 5 ms a step: windows of 3 or 4 batches
+                try (b) {
+                    LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
+                }
+            }
+            assertThat(windows).hasSizeGreaterThanOrEqualTo(2);
+            long steps = 0;
+            for (LoaderProfile w : windows) {
+                assertThat(w.activeNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(15).toNanos());
+                assertThat(w.times().get(Stage.STEP).count()).isPositive();
+                steps += w.times().get(Stage.STEP).count();
+            }
+            // the windows cover the pass from its first batch up to the last window's end, without overlap
+            assertThat(steps).isLessThanOrEqualTo(loader.profile().times().get(Stage.STEP).count());
+            assertThat(steps).isGreaterThanOrEqualTo(20 - 1 - 4 - 4); // less the first and the unfinished window
+        }
+    }
+
+    @Test
+    void profileEveryWithoutASinkLogsTheVerdict() {
+        Logger log = Logger.getLogger(DataLoader.class.getName());
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            public void flush() {}
+
+            public void close() {}
+        };
+        log.addHandler(handler);
+        boolean parents = log.getUseParentHandlers();
+        log.setUseParentHandlers(false);
+        Dataset<Long> slow = Datasets.map(new TimedDataset(), sample -> {
+            LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
+            return sample[0];
+        });
+        try (DataLoader<Long> loader = DataLoader.builder(slow).batchSize(1).profileEvery(Duration.ofMillis(8))
+                .build()) {
+            drain(loader); // no workers: 40 batches that each take over 1 ms, and a step of nothing
+        } finally {
+            log.removeHandler(handler);
+            log.setUseParentHandlers(parents);
+        }
+        assertThat(records).as(records.stream().map(LogRecord::getMessage).toList().toString()).isNotEmpty();
+        assertThat(records).allSatisfy(r -> assertThat(r.getMessage()).matches("loader, the last \\d+ s \\(\\d+ batches\\): .*"));
+        assertThat(records).anySatisfy(r -> {
+            assertThat(r.getLevel()).isEqualTo(Level.WARNING);
+            assertThat(r.getMessage()).contains("data-bound: ").contains("numWorkers 0");
+        });
+    }
+
+    @Test
+    void profileEveryNeedsAPositivePeriod() {
+        assertThatThrownBy(() -> DataLoader.builder(new TimedDataset()).profileEvery(Duration.ZERO))
+                .hasMessage("profileEvery needs a positive period, not PT0S");
     }
 
     @Test
