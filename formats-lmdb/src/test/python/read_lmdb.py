@@ -2,10 +2,12 @@
 
     /usr/bin/python3 read_lmdb.py ENV
 
-Opens ENV with lmdb.open(ENV, readonly=True, lock=False, readahead=False, meminit=False) and prints
+Opens ENV with lmdb.open(ENV, readonly=True, lock=False, readahead=False, meminit=False; subdir=False
+when ENV is a file, a single-file environment) and prints
 one line "len N", one line "labels l0 l1 ...", then per sample "i size crc32" (zlib.crc32 of the
 value under b"%06d" % i).
 """
+import os
 import sys
 import zlib
 
@@ -13,7 +15,9 @@ import lmdb
 
 
 def main():
-    env = lmdb.open(sys.argv[1], readonly=True, lock=False, readahead=False, meminit=False)
+    path = sys.argv[1]
+    env = lmdb.open(path, readonly=True, lock=False, readahead=False, meminit=False,
+                    subdir=os.path.isdir(path))
     with env.begin() as txn:
         n = int(txn.get(b"__len__"))
         labels = txn.get(b"__labels__")

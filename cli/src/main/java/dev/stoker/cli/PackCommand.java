@@ -106,6 +106,10 @@ final class PackCommand implements Callable<Integer> {
     @Option(names = "--overwrite", description = "With --to lmdb: replace an LMDB environment already at -o.")
     boolean overwrite;
 
+    @Option(names = "--single-file", description = "With --to lmdb: write the environment as one data file at -o"
+            + " (and -o-lock beside it), as Python's lmdb.open(path, subdir=False) does.")
+    boolean singleFile;
+
     @Option(names = {"-q", "--quiet"}, description = "No progress, only the summary.")
     boolean quiet;
 
@@ -133,8 +137,9 @@ final class PackCommand implements Callable<Integer> {
         if (lmdb) {
             return packLmdb(kind);
         }
-        if (overwrite) {
-            return usageError("--overwrite is for --to lmdb (tar shards are written over as they are)");
+        if (overwrite || singleFile) {
+            return usageError((overwrite ? "--overwrite" : "--single-file") + " is for --to lmdb"
+                    + (overwrite ? " (tar shards are written over as they are)" : ""));
         }
         if (output == null) {
             output = "shards/shard-%06d.tar";
@@ -221,8 +226,9 @@ final class PackCommand implements Callable<Integer> {
             return usageError("--to lmdb writes one environment: -o names its folder, not a shard pattern ('" + dir + "')");
         }
         Path env = Path.of(dir);
-        if (!overwrite && Files.exists(env.resolve("data.mdb"))) {
-            return failure("there is already an LMDB environment at " + env + "; --overwrite replaces it");
+        if (!overwrite && Files.exists(singleFile ? env : env.resolve("data.mdb"))) {
+            return failure("there is already " + (singleFile ? "a file" : "an LMDB environment") + " at " + env
+                    + "; --overwrite replaces an LMDB environment");
         }
         PackSource source = source(kind);
         if (source == null) {
@@ -247,7 +253,7 @@ final class PackCommand implements Callable<Integer> {
         long start = System.nanoTime();
         LmdbWriter writer;
         try {
-            writer = PackLmdb.open(env, source, order.size(), totalBytes, overwrite);
+            writer = PackLmdb.open(env, source, order.size(), totalBytes, overwrite, singleFile);
         } catch (RuntimeException e) {
             return failure(message(e));
         }

@@ -51,8 +51,10 @@ final class PackLmdb {
     }
 
     /** A writer of a new environment at {@code dir} for {@code samples} values of {@code bytes} in all. */
-    static LmdbWriter open(Path dir, PackSource source, long samples, long bytes, boolean overwrite) {
-        return LmdbWriter.builder(dir).layout(layout(source)).overwrite(overwrite).expect(samples, bytes).build();
+    static LmdbWriter open(Path path, PackSource source, long samples, long bytes, boolean overwrite,
+                           boolean singleFile) {
+        return LmdbWriter.builder(path).layout(layout(source)).overwrite(overwrite).singleFile(singleFile)
+                .expect(samples, bytes).build();
     }
 
     /**
@@ -79,15 +81,14 @@ final class PackLmdb {
             writer.abort();
             throw e;
         }
-        Path dir = writer.path();
-        long fileBytes = Files.size(dir.resolve("data.mdb"));
-        return new Written(dir, writer.count(), fileBytes, labelled);
+        long fileBytes = Files.size(writer.dataFile());
+        return new Written(writer.path(), writer.count(), fileBytes, labelled);
     }
 
     /** The summary's line about the environment. */
     static void describe(PrintWriter out, Written w) {
         String last = w.samples() == 0 ? "" : ".." + PackSource.key(w.samples() - 1, w.samples());
-        out.printf(Locale.ROOT, "  wrote the LMDB environment %s: keys 000000%s, __len__%s; data.mdb %s%n", w.path(),
+        out.printf(Locale.ROOT, "  wrote the LMDB environment %s: keys 000000%s, __len__%s; data file %s%n", w.path(),
                 last, w.labelled() ? ", __labels__" : "", ByteSize.format(w.fileBytes()));
     }
 }

@@ -148,6 +148,27 @@ class PackLmdbCommandTest {
     }
 
     @Test
+    void singleFileWritesOneDataFileThatReadsBack() throws Exception {
+        Folder f = imageFolder();
+        Path file = dir.resolve("out/train.lmdb");
+        BenchCommandTest.Run r = BenchCommandTest.run("pack", f.root().toString(), "--to", "lmdb", "-o", file.toString(),
+                "--single-file", "-q");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(file).isRegularFile();
+        assertThat(dir.resolve("out/train.lmdb-lock")).isRegularFile();
+        List<LmdbSample> samples = readAll(file, LmdbLayout.w8());
+        assertThat(samples).hasSize(12);
+        assertThat(samples.get(11).value()).isEqualTo(f.values().get(11));
+
+        r = BenchCommandTest.run("pack", f.root().toString(), "--to", "lmdb", "-o", file.toString(), "--single-file");
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.err()).contains("already a file", file.toString(), "--overwrite");
+        r = BenchCommandTest.run("pack", f.root().toString(), "-o", dir.resolve("t-%d.tar").toString(), "--single-file");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--single-file is for --to lmdb");
+    }
+
+    @Test
     void anExistingEnvironmentIsReplacedOnlyWithOverwrite() throws Exception {
         Folder f = imageFolder();
         Path env = dir.resolve("again");

@@ -3,6 +3,7 @@ package dev.stoker.formats.lmdb;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,6 +72,9 @@ public final class LmdbWriter implements AutoCloseable {
     private byte[] lastKey = new byte[0];
     private boolean closed;
 
+    /** The suffix liblmdb gives the lock file of a single-file environment ({@code MDB_NOSUBDIR}). */
+    static final String SINGLE_FILE_LOCK_SUFFIX = "-lock";
+
     /** A key and its value, and whether it may be appended (greater than every key before it). */
     private record Entry(byte[] key, String name, byte[] value, boolean append) {}
 
@@ -85,7 +89,10 @@ public final class LmdbWriter implements AutoCloseable {
         this.mapSize = mapSize;
     }
 
-    /** A writer of a new environment in the directory {@code path} (made if missing). */
+    /**
+     * A writer of a new environment in the directory {@code path} (made if missing), or, with
+     * {@link Builder#singleFile}, in the data file {@code path}.
+     */
     public static Builder builder(Path path) {
         return new Builder(path);
     }
@@ -95,6 +102,7 @@ public final class LmdbWriter implements AutoCloseable {
         private final Path path;
         private LmdbLayout layout = LmdbLayout.w8();
         private boolean overwrite;
+        private boolean singleFile;
         private long mapSize = 64L << 20;
         private int batchSamples = 1000;
         private long batchBytes = 64L << 20;
@@ -112,6 +120,17 @@ public final class LmdbWriter implements AutoCloseable {
         /** Whether an environment already at the path is deleted and replaced (default: refused). */
         public Builder overwrite(boolean overwrite) {
             this.overwrite = overwrite;
+            return this;
+        }
+
+        /**
+         * Writes the environment as one data file at the path, with its lock file beside it
+         * ({@code PATH-lock}), as Python's {@code lmdb.open(path, subdir=False)} does, instead of
+         * a folder holding {@code data.mdb} and {@code lock.mdb} (default). {@link LmdbDataset#open}
+         * reads either.
+         */
+        public Builder singleFile(boolean singleFile) {
+            this.singleFile = singleFile;
             return this;
         }
 
@@ -158,11 +177,17 @@ public final class LmdbWriter implements AutoCloseable {
          *                       create it there
          */
         public LmdbWriter build() {
-            prepare(path, overwrite);
+            if (singleFile) {
+                prepareFile(path, overwrite);
+            } else {
+                prepare(path, overwrite);
+            }
             Env<ByteBuffer> env;
             try {
                 // NOSYNC: one fsync at close instead of one per commit (see the class's NOTE).
-                env = Env.create().setMapSize(mapSize).setMaxDbs(1).open(path.toFile(), EnvFlags.MDB_NOSYNC);
+                EnvFlags[] flags = singleFile ? new EnvFlags[] {EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOSUBDIR}
+                        : new EnvFlags[] {EnvFlags.MDB_NOSYNC};
+                env = Env.create().setMapSize(mapSize).setMaxDbs(1).open(path.toFile(), flags);
             } catch (ExceptionInInitializerError | IllegalAccessError | NoClassDefFoundError e) {
                 throw new LmdbException("cannot create the LMDB environment at " + path
                         + ": lmdbjava needs the JVM flags " + LmdbEnvironment.JVM_FLAGS + " (" + e + ")", e);
@@ -221,9 +246,61 @@ public final class LmdbWriter implements AutoCloseable {
         }
     }
 
+    // A single-file environment: the path must be absent or (with overwrite) an LMDB data file,
+    // which is deleted with its lock file. Anything else at the path is never deleted.
+    private static void prepareFile(Path path, boolean overwrite) {
+        Path lock = lockFileOf(path);
+        try {
+            if (Files.isDirectory(path)) {
+                throw new LmdbException("cannot write a single-file LMDB environment at " + path
+                        + ": it is a folder (leave singleFile off to write data.mdb into it)");
+            }
+            if (Files.exists(path)) {
+                if (!overwrite) {
+                    throw new LmdbException("there is already a file at " + path + " (" + Files.size(path)
+                            + " bytes); delete it or ask to overwrite it");
+                }
+                if (!isLmdbDataFile(path)) {
+                    throw new LmdbException("cannot overwrite " + path + ": it is not an LMDB data file (no"
+                            + " LMDB meta page at its start), so it is left alone");
+                }
+                Files.delete(path);
+            }
+            Files.deleteIfExists(lock);
+            Path parent = path.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (IOException e) {
+            throw new LmdbException("cannot write an LMDB environment at " + path + ": " + e, e);
+        }
+    }
+
+    /** The lock file liblmdb keeps beside a single-file environment. */
+    static Path lockFileOf(Path dataFile) {
+        return dataFile.resolveSibling(dataFile.getFileName() + SINGLE_FILE_LOCK_SUFFIX);
+    }
+
+    // LMDB's first page is a meta page: the page header (16 bytes), then the magic number 0xBEEFC0DE.
+    private static boolean isLmdbDataFile(Path path) throws IOException {
+        try (var in = Files.newInputStream(path)) {
+            byte[] head = in.readNBytes(24);
+            if (head.length < 24) {
+                return false;
+            }
+            int magic = ByteBuffer.wrap(head, 16, 4).order(ByteOrder.nativeOrder()).getInt();
+            return magic == 0xBEEFC0DE;
+        }
+    }
+
     /** Where the environment is. */
     public Path path() {
         return path;
+    }
+
+    /** The environment's data file: {@code data.mdb} in the folder, or the path itself for a single file. */
+    public Path dataFile() {
+        return Files.isDirectory(path) ? path.resolve(DATA_FILE) : path;
     }
 
     /** The layout it writes in. */

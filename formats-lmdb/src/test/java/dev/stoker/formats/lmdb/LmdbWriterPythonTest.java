@@ -43,14 +43,23 @@ class LmdbWriterPythonTest {
 
     @Test
     void pythonsLmdbReadsWhatWeWrote() throws Exception {
+        pythonReads(dir.resolve("env"), false);
+    }
+
+    @Test
+    void pythonsLmdbReadsASingleFileEnvironmentWithSubdirFalse() throws Exception {
+        pythonReads(dir.resolve("train.lmdb"), true);
+    }
+
+    private void pythonReads(Path env, boolean singleFile) throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(PYTHON), "no " + PYTHON);
         Assumptions.assumeTrue(run(PYTHON.toString(), "-c", "import lmdb").isEmpty(), "no lmdb package for " + PYTHON);
 
         Random rnd = new Random(8);
         List<byte[]> values = LmdbWriterTest.values(rnd, 60);
         int[] labels = rnd.ints(values.size(), 0, 256).toArray();
-        Path env = dir.resolve("env");
-        try (LmdbWriter w = LmdbWriter.builder(env).mapSize(64 << 10).commitEvery(7, 1 << 20).build()) {
+        try (LmdbWriter w = LmdbWriter.builder(env).singleFile(singleFile).mapSize(64 << 10).commitEvery(7, 1 << 20)
+                .build()) {
             for (int i = 0; i < values.size(); i++) {
                 w.append(values.get(i), labels[i]);
             }

@@ -149,6 +149,51 @@ class LmdbWriterTest {
     }
 
     @Test
+    void aSingleFileEnvironmentIsTheDataFileWithItsLockBeside() throws Exception {
+        Random rnd = new Random(31);
+        List<byte[]> values = values(rnd, 50);
+        int[] labels = rnd.ints(values.size(), 0, 256).toArray();
+        Path file = dir.resolve("sub").resolve("train.lmdb"); // the folder is made
+        try (LmdbWriter w = LmdbWriter.builder(file).singleFile(true).commitEvery(9, 1 << 20).mapSize(64 << 10)
+                .build()) {
+            for (int i = 0; i < values.size(); i++) {
+                w.append(values.get(i), labels[i]);
+            }
+            assertThat(w.resizes()).isPositive(); // growing the map works for a single file too
+        }
+        assertThat(file).isRegularFile();
+        try (var list = Files.list(file.getParent())) {
+            assertThat(list.map(p -> p.getFileName().toString()).sorted().toList())
+                    .containsExactly("train.lmdb", "train.lmdb-lock");
+        }
+        assertReadsBack(file, values, labels);
+    }
+
+    @Test
+    void aSingleFileEnvironmentReplacesOnlyAnLmdbFileAndOnlyWhenAsked() throws Exception {
+        Path file = dir.resolve("one.lmdb");
+        try (LmdbWriter w = LmdbWriter.builder(file).singleFile(true).build()) {
+            w.append(new byte[] {1}, 1);
+        }
+        assertThatThrownBy(() -> LmdbWriter.builder(file).singleFile(true).build())
+                .isInstanceOf(LmdbException.class).hasMessageContaining(file.toString())
+                .hasMessageContaining("already a file");
+        try (LmdbWriter w = LmdbWriter.builder(file).singleFile(true).overwrite(true).build()) {
+            w.append(new byte[] {2}, 2);
+        }
+        assertReadsBack(file, List.of(new byte[] {2}), new int[] {2});
+
+        Path notes = Files.writeString(dir.resolve("notes.lmdb"), "not lmdb at all, but long enough to look");
+        assertThatThrownBy(() -> LmdbWriter.builder(notes).singleFile(true).overwrite(true).build())
+                .isInstanceOf(LmdbException.class).hasMessageContaining(notes.toString())
+                .hasMessageContaining("not an LMDB data file");
+        assertThat(notes).hasContent("not lmdb at all, but long enough to look");
+        Path folder = Files.createDirectories(dir.resolve("a-folder"));
+        assertThatThrownBy(() -> LmdbWriter.builder(folder).singleFile(true).build())
+                .isInstanceOf(LmdbException.class).hasMessageContaining("it is a folder");
+    }
+
+    @Test
     void aFileOrAFolderOfOtherFilesIsNeverWrittenOver() throws Exception {
         Path file = Files.writeString(dir.resolve("notes.txt"), "mine");
         assertThatThrownBy(() -> LmdbWriter.builder(file).overwrite(true).build())
