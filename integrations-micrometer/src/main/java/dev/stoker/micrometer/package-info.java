@@ -1,0 +1,15 @@
+/**
+ * A loader on a training job's dashboards: {@link dev.stoker.micrometer.LoaderMetrics} binds a
+ * {@link dev.stoker.loader.DataLoader}'s stage times, counters and pool memory to a Micrometer
+ * registry, and {@link dev.stoker.micrometer.PrometheusEndpoint} serves a Prometheus registry's
+ * scrape with the JDK's HTTP server.
+ *
+ * <pre>{@code
+ * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+ * new LoaderMetrics(loader, Tags.of("loader", "train")).bindTo(registry);
+ * try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, 9400)) {
+ *     train(loader);   // curl localhost:9400/metrics | grep stoker_stage_seconds_total
+ * }
+ * }</pre>
+ */
+package dev.stoker.micrometer;
