@@ -10,9 +10,11 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Decoding is two steps, so that a caller can choose the scale from the size:
  * {@link #open} reads the header (and checks it against the pixel limit), {@link #decode}
- * decodes. libjpeg-turbo is tried first; whatever it cannot read (CMYK with some files, PNG, a
- * damaged file) goes to ImageIO before the session gives up with an {@link ImageDecodeException}
- * naming the source and what each decoder said.
+ * decodes. libjpeg-turbo is tried first; whatever it cannot read (CMYK with some files, PNG,
+ * arithmetic coding) goes to ImageIO before the session gives up with an {@link ImageDecodeException}
+ * naming the source and what each decoder said. Data libjpeg-turbo finds damaged, when damaged
+ * files are refused ({@link DecodeOptions#allowTruncated()} off), is refused at once: ImageIO
+ * would warn on the same bytes, after decoding all of them.
  *
  * <pre>{@code
  * try (ImageDecoder decoder = ImageDecoder.create();
@@ -27,6 +29,8 @@ import java.lang.foreign.ValueLayout;
  * session's buffer until the next decode or close.
  */
 public final class DecodeSession implements AutoCloseable {
+    /** The largest byte[] the JVM allocates (a few bytes under Integer.MAX_VALUE). */
+    private static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
     private final ImageDecoder owner;
     private final TurboJpegDecoder turbo;
     private final NativeBuffer pixels = new NativeBuffer();
@@ -79,6 +83,10 @@ public final class DecodeSession implements AutoCloseable {
                 return header;
             } catch (DecoderFailure f) {
                 turboFailure = f.getMessage();
+                if (f.isFinal()) {
+                    throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
+                            + header.width() + "x" + header.height() + " (libjpeg-turbo: " + turboFailure + ")");
+                }
             }
         }
         try {
@@ -127,6 +135,11 @@ public final class DecodeSession implements AutoCloseable {
         return decode(MemorySegment.ofArray(bytes), source);
     }
 
+    /** The off-heap bytes this session holds (pixels and input copies), so that tests can bound them. */
+    long bufferBytes() {
+        return pixels.capacity() + inputCopy.capacity();
+    }
+
     /** Whether this session has a libjpeg-turbo handle. */
     public boolean hasTurboJpeg() {
         return turbo != null;
@@ -142,11 +155,16 @@ public final class DecodeSession implements AutoCloseable {
         return copy;
     }
 
-    private byte[] heapBytes() {
+    /** The data as ImageIO takes it: a byte[], copied unless it is one already. */
+    private byte[] heapBytes() throws DecoderFailure {
         // A segment over a whole byte[] (MemorySegment.ofArray) needs no copy.
         if (data.heapBase().orElse(null) instanceof byte[] array && array.length == data.byteSize()
                 && data.address() == 0) {
             return array;
+        }
+        // A mapped file can be larger than any array: toArray would throw IllegalStateException.
+        if (data.byteSize() > MAX_ARRAY_BYTES) {
+            throw new DecoderFailure("too large to read: " + data.byteSize() + " bytes, more than a Java array holds");
         }
         return data.toArray(ValueLayout.JAVA_BYTE);
     }

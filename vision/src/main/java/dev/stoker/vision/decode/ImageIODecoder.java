@@ -23,7 +23,8 @@ import javax.imageio.stream.MemoryCacheImageInputStream;
  * <p>Pixels are taken from the raster's samples, not through {@code getRGB}, which would colour
  * manage them (a grey PNG would come out gamma-shifted); the conversions follow PIL's
  * {@code convert("RGB")}: grey replicated, alpha dropped, CMYK by PIL's formula. Streams are
- * cached in memory, never in temporary files.
+ * cached in memory, never in temporary files. The limits libjpeg-turbo keeps hold here too: the
+ * pixel limit, and no JPEG of more than {@value JpegScans#MAX_SCANS} scans ({@link JpegScans}).
  */
 final class ImageIODecoder {
     static final String NAME = "ImageIO";
@@ -53,6 +54,13 @@ final class ImageIODecoder {
             int width = reader.getWidth(0);
             int height = reader.getHeight(0);
             ImageDecoder.checkSize(source, width, height, reader.getFormatName(), options);
+            // libjpeg-turbo refuses these (TJFLAG_LIMITSCANS); without the check, ImageIO as its
+            // fallback would spend minutes on them.
+            if (reader.getFormatName().equalsIgnoreCase("jpeg")
+                    && JpegScans.count(data, JpegScans.MAX_SCANS) > JpegScans.MAX_SCANS) {
+                throw new DecoderFailure("more than " + JpegScans.MAX_SCANS
+                        + " scans, each a pass over the whole image (a file made to take minutes to decode?)");
+            }
             BufferedImage image = reader.read(0);
             if (!warnings.isEmpty() && !options.allowTruncated()) {
                 throw new DecoderFailure("damaged or truncated data: " + String.join("; ", warnings));

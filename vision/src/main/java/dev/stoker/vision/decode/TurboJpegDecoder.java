@@ -85,7 +85,9 @@ final class TurboJpegDecoder implements AutoCloseable {
             String message = tj.errorMessage(handle);
             boolean warning = tj.lastErrorWasWarning(handle);
             if (!(warning && allowTruncated)) {
-                throw new DecoderFailure((warning ? "damaged or truncated data: " : "") + message);
+                // A warning here is damaged data: ImageIO (libjpeg too) would warn on it as well,
+                // after decoding the whole file, which for a crafted progressive file takes seconds.
+                throw new DecoderFailure((warning ? "damaged or truncated data: " : "") + message, warning);
             }
         }
         long pixels = (long) width * height;

@@ -5,8 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.stoker.vision.Fixtures;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bad input gives an error naming the source and the problem, with each decoder; never a crash. */
@@ -106,6 +116,66 @@ class DecodeErrorsTest {
                     .isInstanceOf(ImageDecodeException.class)
                     .hasMessageContainingAll("liar.jpg", "640x480");
         }
+    }
+
+    /**
+     * A progressive JPEG whose last scan is repeated 600 times: libjpeg-turbo refuses it
+     * (TJFLAG_LIMITSCANS), and so must ImageIO, its fallback, which would otherwise decode every
+     * scan (at 1024 x 1024 pixels, about a second per hundred scans): the fallback must keep the
+     * library's limits.
+     */
+    @ParameterizedTest(name = "turbo {0}, truncated allowed {1}")
+    @CsvSource({"true, false", "true, true", "false, false", "false, true"})
+    void tooManyScans(boolean turbo, boolean allowTruncated) {
+        byte[] bomb = withRepeatedLastScan(Fixtures.bytes("decode/progressive.jpg"), 600);
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults().withAllowTruncated(allowTruncated));
+             DecodeSession s = decoder.session()) {
+            assertThatThrownBy(() -> s.decode(bomb, "scans.jpg"))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageStartingWith("scans.jpg: ")
+                    .hasMessageContainingAll("64x48", "ImageIO: more than 500 scans");
+        }
+    }
+
+    /**
+     * A memory-mapped file larger than any Java array (a sparse 3 GiB file here): refused naming
+     * the source, where copying it for ImageIO threw IllegalStateException.
+     */
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void mappedFileLargerThanAnArray(boolean turbo, @TempDir Path dir) throws IOException {
+        Path file = dir.resolve("huge.jpg");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                StandardOpenOption.SPARSE)) {
+            ch.write(ByteBuffer.wrap("not an image".getBytes(StandardCharsets.US_ASCII)), 0);
+            ch.write(ByteBuffer.wrap(new byte[1]), 3L << 30);
+        }
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults()); DecodeSession s = decoder.session();
+             Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(file)) {
+            MemorySegment mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+            assertThatThrownBy(() -> s.decode(mapped, "huge.jpg"))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageStartingWith("huge.jpg: not an image that can be read")
+                    .hasMessageContaining("ImageIO: too large to read: 3221225473 bytes");
+        }
+    }
+
+    /** The same file with its last scan repeated {@code copies} more times, before EOI. */
+    static byte[] withRepeatedLastScan(byte[] jpeg, int copies) {
+        int lastScan = -1;
+        for (int i = 0; i + 1 < jpeg.length; i++) {
+            if ((jpeg[i] & 0xFF) == 0xFF && (jpeg[i + 1] & 0xFF) == 0xDA) {
+                lastScan = i;
+            }
+        }
+        int eoi = jpeg.length - 2;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(jpeg, 0, eoi);
+        for (int c = 0; c < copies; c++) {
+            out.write(jpeg, lastScan, eoi - lastScan);
+        }
+        out.write(jpeg, eoi, 2);
+        return out.toByteArray();
     }
 
     /** Rewrites the size in the first SOF marker of a JPEG. */

@@ -1,0 +1,243 @@
+package dev.stoker.vision.decode;
+
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.Fixtures;
+import dev.stoker.vision.ImagePipeline;
+import dev.stoker.vision.transform.CenterCrop;
+import dev.stoker.vision.transform.RandomHorizontalFlip;
+import dev.stoker.vision.transform.RandomResizedCrop;
+import dev.stoker.vision.transform.Resize;
+import dev.stoker.vision.transform.SampleRandom;
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JPEG corruption fuzz cases, run in a JVM of their own by {@link JpegCorruptionFuzzTest} so
+ * that a crash in native code (libjpeg-turbo, or the JDK's own libjpeg under ImageIO) fails the
+ * case it happened in instead of killing the test run. Each seed picks a fixture, damages it
+ * ({@link JpegCorruptor}) and puts the result through every leg of one decoder (libjpeg-turbo
+ * with ImageIO as its fallback, or ImageIO alone): a full decode, and
+ * {@code ImagePipeline.train(224)}'s and {@code eval(224)}'s transforms into a slot; two cases
+ * in three with damaged data refused (the default), the third with it allowed ({@link #lenient}).
+ *
+ * <p>The law, per leg: the image decodes to a size within the pixel limit, or an
+ * {@link ImageDecodeException} whose message starts with the source is thrown. Anything else is
+ * a finding, as is a leg that allocates more heap than its pixel limit allows, or off-heap
+ * buffers that grow past it. Memory is measured, not guessed: the heap the case's thread
+ * allocates, and the off-heap buffers the decoder's session holds.
+ *
+ * <p>Prints, per case, {@code start <seed> <fixture> <damage>} before and {@code done <seed>
+ * <outcome per leg> us=<microseconds>} after, or {@code BAD <seed> <fixture> <leg>: <what>
+ * [<damage>]}; last a {@code summary} line. Arguments: the number of cases, the first seed, and the decoder
+ * ({@code turbo} or {@code imageio}).
+ */
+public final class JpegFuzzRunner {
+    /** The fixtures damaged: every JPEG the decoder tests use, and (unaimed damage only) the PNGs. */
+    static final List<String> FIXTURES = List.of(
+            "decode/rgb420_q90.jpg", "decode/rgb444_q95.jpg", "decode/progressive.jpg", "decode/grayscale.jpg",
+            "decode/cmyk.jpg", "decode/odd_37x23.jpg", "decode/truncated.jpg", "torchvision/photo_80x60.jpg",
+            "decode/png_named.jpg", "decode/gray_png_named.jpg", "decode/rgba_png_named.jpg");
+    /**
+     * The pixel limit of the fuzz decoders: far above the fixtures (at most 80x60), far below the
+     * sizes a damaged SOF claims (up to 65535 x 65535), and small enough that a header within it
+     * decodes in milliseconds.
+     */
+    static final long MAX_PIXELS = 1L << 16;
+    /**
+     * Heap one leg may allocate, garbage included: an ImageIO decode holds its raster (up to 4
+     * bytes a pixel), and for a progressive JPEG it also copies each row out at every output
+     * pass (some 35 bytes a pixel in all, measured); the rest is bookkeeping.
+     */
+    static final long MAX_LEG_HEAP = 64 * MAX_PIXELS + (16L << 20);
+    /**
+     * Off-heap memory a decoder's session may hold (the legs run one at a time on one thread, so
+     * each decoder has one): a pixel buffer of at most twice (it doubles) 4 bytes (CMYK) a pixel,
+     * and a copy of the input, at most twice the largest damaged file (a few megabytes).
+     */
+    static final long MAX_NATIVE = 2 * 4 * MAX_PIXELS + (16L << 20);
+
+    private final List<Leg> legs = new ArrayList<>();
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final Arena arena = Arena.ofConfined();
+    private final Tensor slot = Tensor.allocate(arena, DType.F32, Shape.of(3, 224, 224));
+    private final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** One way of consuming the damaged bytes, throwing what the API under test throws; for strict or lenient cases. */
+    private record Leg(String name, boolean lenient, ImageDecoder decoder, Body body) {
+    }
+
+    private interface Body {
+        void run(byte[] bytes, String source, long seed);
+    }
+
+    /** The legs of one decoder: {@code turbo} (libjpeg-turbo, ImageIO as its fallback) or {@code imageio}. */
+    JpegFuzzRunner(String decoder) {
+        boolean turbo = switch (decoder) {
+            case "turbo" -> true;
+            case "imageio" -> false;
+            default -> throw new IllegalArgumentException("decoder turbo or imageio, not " + decoder);
+        };
+        if (turbo && !ImageDecoder.turboJpegAvailable()) {
+            throw new IllegalStateException("libturbojpeg is not installed");
+        }
+        addLegs(decoder, turbo, false);
+        addLegs(decoder, turbo, true);
+    }
+
+    private void addLegs(String decoderName, boolean turbo, boolean lenient) {
+        ImageDecoder decoder = ImageDecoder.create(options(turbo).withAllowTruncated(lenient));
+        resources.add(decoder);
+        String name = decoderName + (lenient ? "-lenient" : "");
+        legs.add(new Leg("decode-" + name, lenient, decoder, (bytes, source, seed) -> {
+            try (DecodeSession session = decoder.session()) {
+                DecodedImage image = session.decode(bytes, source);
+                if (image.width() < 1 || image.height() < 1 || (long) image.width() * image.height() > MAX_PIXELS) {
+                    throw new AssertionError("decoded to a size of " + image.width() + "x" + image.height());
+                }
+            }
+        }));
+        ImagePipeline train = train(decoder);
+        ImagePipeline eval = eval(decoder);
+        resources.addFirst(train);
+        resources.addFirst(eval);
+        legs.add(new Leg("train-" + name, lenient, decoder, (bytes, source, seed) ->
+                train.apply(bytes, source, slot, SampleRandom.of(seed, 0, 0))));
+        legs.add(new Leg("eval-" + name, lenient, decoder, (bytes, source, seed) -> eval.apply(bytes, source, slot, null)));
+    }
+
+    /** The fuzz decoders' options: {@link #MAX_PIXELS}, damaged data refused (lenient cases allow it). */
+    static DecodeOptions options(boolean turbo) {
+        return DecodeOptions.defaults().withMaxPixels(MAX_PIXELS).withUseTurboJpeg(turbo);
+    }
+
+    /** {@code ImagePipeline.train(224)}'s transforms, with the fuzz decoder (its pixel limit). */
+    static ImagePipeline train(ImageDecoder decoder) {
+        return ImagePipeline.builder().add(new RandomResizedCrop(224)).add(new RandomHorizontalFlip())
+                .decoder(decoder).build();
+    }
+
+    /** {@code ImagePipeline.eval(224)}'s transforms, with the fuzz decoder. */
+    static ImagePipeline eval(ImageDecoder decoder) {
+        return ImagePipeline.builder().add(Resize.shorterSide(256)).add(new CenterCrop(224)).decoder(decoder).build();
+    }
+
+    /**
+     * Whether case {@code seed} runs the lenient legs ({@link DecodeOptions#allowTruncated()}:
+     * damaged data decoded as far as it goes, so more garbage reaches the transforms) rather than
+     * the strict ones: every third case.
+     */
+    static boolean lenient(long seed) {
+        return Math.floorMod(seed, 3) == 2;
+    }
+
+    /** The fixture a seed damages. */
+    static String fixture(long seed) {
+        return FIXTURES.get((int) Math.floorMod(seed, FIXTURES.size()));
+    }
+
+    /** The damage of case {@code seed}: replays it exactly. */
+    static JpegCorruptor.Damage damage(long seed) {
+        return JpegCorruptor.of(Fixtures.bytes(fixture(seed))).damage(seed);
+    }
+
+    /** Runs case {@code seed}; returns the outcome per leg, or the findings (lines starting {@code BAD}). */
+    List<String> runCase(long seed) {
+        String fixture = fixture(seed);
+        JpegCorruptor.Damage damage = damage(seed);
+        String source = fixture.substring(fixture.indexOf('/') + 1) + "@seed=" + seed;
+        List<String> outcomes = new ArrayList<>();
+        List<String> bad = new ArrayList<>();
+        for (Leg leg : legs) {
+            if (leg.lenient() != lenient(seed)) {
+                continue;
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            String outcome;
+            try {
+                leg.body().run(damage.bytes(), source, seed);
+                outcome = "ok";
+            } catch (ImageDecodeException e) {
+                outcome = e.getMessage() != null && e.getMessage().startsWith(source + ": ") && source.equals(e.source())
+                        ? "refused" : "BAD the error does not name the source: " + e.getMessage();
+            } catch (Throwable t) { // anything else is the finding: report it with its seed, do not rethrow
+                outcome = "BAD " + trace(t);
+            }
+            long heap = threads.getCurrentThreadAllocatedBytes() - before;
+            if (!outcome.startsWith("BAD") && heap > MAX_LEG_HEAP) {
+                outcome = "BAD allocated " + heap + " bytes of heap, more than " + MAX_LEG_HEAP;
+            }
+            long nativeBytes;
+            try (DecodeSession s = leg.decoder().session()) { // the one session every leg of the decoder used
+                nativeBytes = s.bufferBytes();
+            }
+            if (!outcome.startsWith("BAD") && nativeBytes > MAX_NATIVE) {
+                outcome = "BAD off-heap memory grew to " + nativeBytes + " bytes, more than " + MAX_NATIVE;
+            }
+            if (outcome.startsWith("BAD")) {
+                bad.add("BAD " + seed + " " + fixture + " " + leg.name() + ": " + outcome.substring(4)
+                        + " [" + damage.description() + "]");
+            }
+            outcomes.add(leg.name() + "=" + (outcome.startsWith("BAD") ? "BAD" : outcome));
+        }
+        return bad.isEmpty() ? outcomes : bad;
+    }
+
+    void close() throws Exception {
+        for (AutoCloseable r : resources) {
+            r.close();
+        }
+        arena.close();
+    }
+
+    public static void main(String[] args) throws Exception {
+        int cases = Integer.parseInt(args[0]);
+        long first = Long.parseLong(args[1]);
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        JpegFuzzRunner runner = new JpegFuzzRunner(args[2]);
+        int bad = 0;
+        Map<String, int[]> counts = new LinkedHashMap<>(); // leg: ok, refused
+        runner.legs.forEach(l -> counts.put(l.name(), new int[2]));
+        for (long seed = first; seed < first + cases; seed++) {
+            out.println("start " + seed + " " + fixture(seed) + " " + damage(seed).description());
+            long t0 = System.nanoTime();
+            List<String> result = runner.runCase(seed);
+            long micros = (System.nanoTime() - t0) / 1000;
+            if (result.getFirst().startsWith("BAD")) {
+                bad++;
+                result.forEach(out::println);
+                continue;
+            }
+            for (String r : result) {
+                int[] c = counts.get(r.substring(0, r.indexOf('=')));
+                c[r.endsWith("=ok") ? 0 : 1]++;
+            }
+            out.println("done " + seed + " " + String.join(" ", result) + " us=" + micros);
+        }
+        StringBuilder summary = new StringBuilder("summary cases=" + cases + " bad=" + bad);
+        counts.forEach((leg, c) -> summary.append(' ').append(leg).append("=ok:").append(c[0])
+                .append("/refused:").append(c[1]));
+        out.println(summary);
+        runner.close();
+    }
+
+    static String trace(Throwable t) {
+        StringBuilder s = new StringBuilder(t.toString());
+        StackTraceElement[] st = t.getStackTrace();
+        for (int i = 0; i < Math.min(8, st.length); i++) {
+            s.append(" | at ").append(st[i]);
+        }
+        if (t.getCause() != null) {
+            s.append(" | caused by ").append(t.getCause());
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,33 @@
+package dev.stoker.vision.decode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stoker.vision.Fixtures;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class JpegScansTest {
+    @Test
+    void countsTheScansOfTheFixtures() {
+        assertThat(JpegScans.count(Fixtures.bytes("decode/rgb420_q90.jpg"), 500)).isEqualTo(1);
+        assertThat(JpegScans.count(Fixtures.bytes("decode/cmyk.jpg"), 500)).isEqualTo(1);
+        assertThat(JpegScans.count(Fixtures.bytes("decode/progressive.jpg"), 500)).isEqualTo(10);
+    }
+
+    @Test
+    void stopsCountingPastTheLimit() {
+        byte[] bomb = DecodeErrorsTest.withRepeatedLastScan(Fixtures.bytes("decode/progressive.jpg"), 600);
+        assertThat(JpegScans.count(bomb, 10_000)).isEqualTo(610);
+        assertThat(JpegScans.count(bomb, 500)).isEqualTo(501);
+    }
+
+    /** Truncated anywhere, or junk, it still ends: it counts what it can see. */
+    @Test
+    void truncatedOrGarbageInputEnds() {
+        byte[] progressive = Fixtures.bytes("decode/progressive.jpg");
+        for (int n = 0; n <= progressive.length; n++) {
+            assertThat(JpegScans.count(Arrays.copyOf(progressive, n), 500)).isBetween(0, 10);
+        }
+        assertThat(JpegScans.count(Fixtures.bytes("decode/garbage.jpg"), 500)).isZero();
+    }
+}
