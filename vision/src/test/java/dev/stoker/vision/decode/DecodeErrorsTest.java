@@ -65,6 +65,17 @@ class DecodeErrorsTest {
         assertFails(turbo, "truncated.jpg", "truncated", "64x48");
     }
 
+    @org.junit.jupiter.api.Test
+    void damageLibjpegTurboFindsIsNotDecodedAgainByImageIo() {
+        // strict mode: libjpeg-turbo's warning is the verdict; ImageIO would decode the whole file to repeat it
+        try (ImageDecoder decoder = decoder(true, DecodeOptions.defaults()); DecodeSession s = decoder.session()) {
+            assertThatThrownBy(() -> s.decode(Fixtures.bytes("decode/truncated.jpg"), "odd/truncated.jpg"))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessageContaining("libjpeg-turbo: damaged or truncated data")
+                    .hasMessageNotContaining("ImageIO");
+        }
+    }
+
     @ParameterizedTest(name = "turbo {0}")
     @ValueSource(booleans = {true, false})
     void truncatedIsDecodedWhenAllowed(boolean turbo) {
