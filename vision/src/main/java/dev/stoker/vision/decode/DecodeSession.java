@@ -83,10 +83,6 @@ public final class DecodeSession implements AutoCloseable {
                 return header;
             } catch (DecoderFailure f) {
                 turboFailure = f.getMessage();
-                if (f.isFinal()) {
-                    throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
-                            + header.width() + "x" + header.height() + " (libjpeg-turbo: " + turboFailure + ")");
-                }
             }
         }
         try {
@@ -114,6 +110,10 @@ public final class DecodeSession implements AutoCloseable {
                 return turbo.decode(nativeData, turboHeader, scale, pixels, owner.options().allowTruncated());
             } catch (DecoderFailure f) {
                 turboFailure = f.getMessage();
+                if (f.isFinal()) {
+                    throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
+                            + header.width() + "x" + header.height() + " (libjpeg-turbo: " + turboFailure + ")");
+                }
             }
         }
         try {
