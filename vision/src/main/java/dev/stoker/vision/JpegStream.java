@@ -73,7 +73,10 @@ public final class JpegStream<S> implements FillableStreamingDataset<EncodedImag
         return new SampleStream<>() {
             @Override
             public boolean hasNext() {
-                return in.hasNext();
+                long t = Stages.start();
+                boolean more = in.hasNext(); // a tar stream reads the next sample's members here
+                Stages.end(Stage.READ, t);
+                return more;
             }
 
             @Override
