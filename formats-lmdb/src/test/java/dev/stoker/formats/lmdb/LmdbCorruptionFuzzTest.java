@@ -1,16 +1,14 @@
 package dev.stoker.formats.lmdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import dev.stoker.testing.CaseJvm;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,50 +48,11 @@ class LmdbCorruptionFuzzTest {
 
     private List<String> runCases(int cases) throws IOException, InterruptedException {
         Path work = Files.createDirectories(dir.resolve("work"));
-        Path log = dir.resolve("cases.log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-XX:ErrorFile")) {
-                command.add(arg);
-            }
-        }
-        command.add("-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(LmdbFuzzRunner.class.getName());
-        command.add(work.toString());
-        command.add(Path.of("src/test/resources/lmdb").toAbsolutePath().toString());
-        command.add(Integer.toString(cases));
+        List<String> args = new ArrayList<>(List.of(work.toString(),
+                Path.of("src/test/resources/lmdb").toAbsolutePath().toString(), Integer.toString(cases)));
         if (Boolean.getBoolean("stoker.lmdb.fuzzTrusted")) {
-            command.add("trusted"); // without the check: shows what it prevents (this test then fails)
+            args.add("trusted"); // without the check: shows what it prevents (this test then fails)
         }
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean finished = process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS); // a hang guard, not a speed limit
-        if (!finished) {
-            process.destroyForcibly().waitFor();
-        }
-        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        if (!finished || process.exitValue() != 0) {
-            String last = lines.stream().filter(l -> l.startsWith("start ")).reduce((a, b) -> b).orElse("(no case started)");
-            fail((finished ? "the case JVM died with exit code " + process.exitValue() : "the case JVM hung")
-                    + " at case: " + last + "\n" + tail(lines, 40) + crashReport());
-        }
-        return lines;
-    }
-
-    // The head of the JVM's crash report, which says where in liblmdb it died.
-    private String crashReport() throws IOException {
-        try (var files = Files.list(dir)) {
-            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("hs_err")).toList()) {
-                List<String> report = Files.readAllLines(f, StandardCharsets.ISO_8859_1);
-                return "\n" + String.join("\n", report.subList(0, Math.min(20, report.size())));
-            }
-        }
-        return "";
-    }
-
-    private static String tail(List<String> lines, int n) {
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        return CaseJvm.run(dir, "lmdb", LmdbFuzzRunner.class, List.of(), args, Duration.ofSeconds(HANG_GUARD_SECONDS));
     }
 }

@@ -1,18 +1,14 @@
 package dev.stoker.vision.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.stoker.testing.CaseJvm;
 import dev.stoker.vision.ImagePipeline;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,49 +79,9 @@ class JpegCorruptionFuzzTest {
     }
 
     private List<String> runCases(String decoder) throws IOException, InterruptedException {
-        Path log = dir.resolve(decoder + "-cases.log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!arg.startsWith("-agentlib:jdwp") && !arg.startsWith("-XX:ErrorFile") && !arg.startsWith("-Xmx")) {
-                command.add(arg);
-            }
-        }
-        // Well above what the pixel limit allows a case, well below what a corrupt size claims.
-        command.add("-Xmx512m");
-        command.add("-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(JpegFuzzRunner.class.getName());
-        command.add(Integer.toString(CASES));
-        command.add(Long.toString(FIRST_SEED));
-        command.add(decoder);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean finished = process.waitFor(HANG_GUARD_SECONDS, TimeUnit.SECONDS);
-        if (!finished) {
-            process.destroyForcibly().waitFor();
-        }
-        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-        if (!finished || process.exitValue() != 0) {
-            String last = lines.stream().filter(l -> l.startsWith("start ")).reduce((a, b) -> b).orElse("(no case started)");
-            fail((finished ? "the case JVM died with exit code " + process.exitValue() : "the case JVM hung")
-                    + " at case: " + last + "\n" + tail(lines, 30) + crashReport());
-        }
-        return lines;
-    }
-
-    // The head of the JVM's crash report, which says where in native code it died.
-    private String crashReport() throws IOException {
-        try (var files = Files.list(dir)) {
-            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("hs_err")).toList()) {
-                List<String> report = Files.readAllLines(f, StandardCharsets.ISO_8859_1);
-                return "\n" + String.join("\n", report.subList(0, Math.min(30, report.size())));
-            }
-        }
-        return "";
-    }
-
-    private static String tail(List<String> lines, int n) {
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        // -Xmx: well above what the pixel limit allows a case, well below what a corrupt size claims
+        return CaseJvm.run(dir, decoder, JpegFuzzRunner.class, List.of("-Xmx512m"),
+                List.of(Integer.toString(CASES), Long.toString(FIRST_SEED), decoder),
+                Duration.ofSeconds(HANG_GUARD_SECONDS));
     }
 }
