@@ -7,13 +7,13 @@ import dev.stoker.formats.folder.ImageBytes;
 import dev.stoker.formats.folder.ImageFolder;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.memory.Bytes;
+import dev.stoker.metrics.ProcessCpu;
 import dev.stoker.vision.EncodedImage;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
 import dev.stoker.vision.JpegDataset;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -66,9 +66,9 @@ final class DeviceLoop {
                 try (DataLoader<ImageSample> loader = DataLoader.builder(images).batchSize(BATCH).shuffle(true)
                         .seed(1).numWorkers(workers).persistentWorkers(workers > 0).pinMemory(true).build()) {
                     DeviceStepLoop.run(cuda, kernels, loader.iterator(), stepNs, SLOTS); // warm-up epoch
-                    long cpu0 = processCpuNanos();
+                    long cpu0 = ProcessCpu.nanos();
                     DeviceStepLoop.Result r = DeviceStepLoop.run(cuda, kernels, loader.iterator(), stepNs, SLOTS);
-                    long cpu = processCpuNanos() - cpu0;
+                    long cpu = ProcessCpu.nanos() - cpu0; // 0 where the runtime does not say (-1 both times)
                     out.printf(Locale.ROOT, "%8.1f %8d %9.2f%% %12.1f %12.1f %16.1f %16.2f %14.1f%n", stepMs, r.steps(),
                             100 * r.gpuIdleFraction(), r.elapsedMs(), r.steps() * (double) BATCH / (r.elapsedMs() / 1e3),
                             r.copyCpuMicrosPerBatch(), cpu / 1e6 / Math.max(1, r.steps()), r.consumerWaitMs());
@@ -81,12 +81,5 @@ final class DeviceLoop {
                 }
             }
         }
-    }
-
-    private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return 0;
     }
 }
