@@ -150,7 +150,7 @@ final class BatchMaker<T> {
 
     /** Counts a batch made and adds its fetch and collate spans to the clock. */
     private void loaded(int rows, long epoch, long k, long fetchStart, long fetchEnd, long collateEnd) {
-        stats.loaded(rows, fetchEnd - fetchStart, collateEnd - fetchEnd);
+        stats.loaded(rows);
         clock.record(Stage.FETCH, fetchStart, fetchEnd, epoch, k);
         if (collateEnd > fetchEnd) {
             clock.record(Stage.COLLATE, fetchEnd, collateEnd, epoch, k);

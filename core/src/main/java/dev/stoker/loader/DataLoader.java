@@ -414,7 +414,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
 
     /** Counters of what the loader has done so far. */
     public LoaderStats stats() {
-        return stats.snapshot();
+        return stats.snapshot(clock.times());
     }
 
     public int numWorkers() {

@@ -1,25 +1,27 @@
 package dev.stoker.loader;
 
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.StageClock;
+import dev.stoker.metrics.StageTimes;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
-/** The counters behind {@link LoaderStats}; written by every thread that loads batches. */
+/**
+ * The counters behind {@link LoaderStats}; written by every thread that loads batches. The fetch
+ * and collate times are not kept here: the loader's {@link StageClock} has them.
+ */
 final class StatsCounters {
     private final LongAdder batches = new LongAdder();
     private final LongAdder samples = new LongAdder();
     private final LongAdder failed = new LongAdder();
-    private final LongAdder fetchNanos = new LongAdder();
-    private final LongAdder collateNanos = new LongAdder();
     private final AtomicLong skipped = new AtomicLong();
     private final ArrayDeque<SkippedSample> lastSkipped = new ArrayDeque<>(); // guarded by itself
 
-    void loaded(int samplesInBatch, long fetch, long collate) {
+    void loaded(int samplesInBatch) {
         batches.increment();
         samples.add(samplesInBatch);
-        fetchNanos.add(fetch);
-        collateNanos.add(collate);
     }
 
     void failed() {
@@ -37,12 +39,13 @@ final class StatsCounters {
         return skipped.incrementAndGet();
     }
 
-    LoaderStats snapshot() {
+    /** The counters now, with the fetch and collate times of {@code times}, the loader's clock's. */
+    LoaderStats snapshot(StageTimes times) {
         List<SkippedSample> last;
         synchronized (lastSkipped) {
             last = List.copyOf(lastSkipped);
         }
-        return new LoaderStats(batches.sum(), samples.sum(), failed.sum(), fetchNanos.sum(), collateNanos.sum(),
-                skipped.get(), last);
+        return new LoaderStats(batches.sum(), samples.sum(), failed.sum(), times.nanos(Stage.FETCH),
+                times.nanos(Stage.COLLATE), skipped.get(), last);
     }
 }
