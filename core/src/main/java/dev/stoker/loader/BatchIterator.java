@@ -1,9 +1,8 @@
 package dev.stoker.loader;
 
-import dev.stoker.metrics.MachineCpu;
-import dev.stoker.metrics.ProcessCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
+import dev.stoker.metrics.Usage;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -38,12 +37,8 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private final DeliveryLog log; // null for a streaming pass
     private final StreamLog streams; // null for a map-style pass
     private final StageClock clock;
-    private final long startedAt = System.nanoTime();
-    private final long cpuAtStart = ProcessCpu.nanos();
-    private final MachineCpu.Ticks machineAtStart = MachineCpu.ticks();
-    private volatile long endedAt; // 0 while the pass runs; read by profile() from any thread
-    private volatile long cpuAtEnd;
-    private volatile MachineCpu.Ticks machineAtEnd;
+    private final Usage atStart = Usage.now();
+    private volatile Usage atEnd; // null while the pass runs; read by profile() from any thread
     private long handedOutAt; // when the last batch was handed out: the consumer's step starts; 0 before the first
 
     BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log, StreamLog streams) {
@@ -55,27 +50,15 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         this.clock = loader.clock();
     }
 
-    /** How long this pass has run (to its end, or to now while it runs), for the loader's profile. */
-    long activeNanos() {
-        return (endedAt != 0 ? endedAt : System.nanoTime()) - startedAt;
-    }
-
-    /** The process's CPU time over the same span as {@link #activeNanos()}, or -1 when not known. */
-    long activeCpuNanos() {
-        long end = endedAt != 0 ? cpuAtEnd : ProcessCpu.nanos();
-        return cpuAtStart < 0 || end < 0 ? -1 : end - cpuAtStart;
-    }
-
-    /** The whole machine's processor ticks over the same span (all, busy), or {@link MachineCpu#UNKNOWN}. */
-    MachineCpu.Ticks activeMachineTicks() {
-        return (endedAt != 0 ? machineAtEnd : MachineCpu.ticks()).minus(machineAtStart);
+    /** What this pass has cost, to its end or to now while it runs, for the loader's profile. */
+    Usage activeUsage() {
+        Usage end = atEnd;
+        return (end != null ? end : Usage.now()).minus(atStart);
     }
 
     private void ended() {
-        if (endedAt == 0) {
-            cpuAtEnd = ProcessCpu.nanos();
-            machineAtEnd = MachineCpu.ticks();
-            endedAt = System.nanoTime();
+        if (atEnd == null) {
+            atEnd = Usage.now();
         }
     }
 

@@ -9,9 +9,9 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.MemorySources;
-import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.Trace;
+import dev.stoker.metrics.Usage;
 import dev.stoker.sampler.BatchSampler;
 import dev.stoker.sampler.RandomSampler;
 import dev.stoker.sampler.Sampler;
@@ -75,12 +75,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private BatchIterator current;
     /** The last pass started, kept after it closes so that {@link #state()} can say where it ended. */
     private BatchIterator last;
-    /** The running time of the passes before {@link #last}, for {@link #profile()}. */
-    private long earlierPassNanos;
-    /** The process's CPU time during those passes; -1 once any of it was not known. */
-    private long earlierPassCpuNanos;
-    /** The machine's processor ticks during those passes (all, busy); unknown once any was. */
-    private MachineCpu.Ticks earlierPassMachine = new MachineCpu.Ticks(0, 0);
+    /** What the passes before {@link #last} cost, summed, for {@link #profile()}. */
+    private Usage earlierPasses = Usage.ZERO;
     /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
     private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
     /** Where the next streaming pass starts: null for the start of the epoch, or a restored state. */
@@ -146,10 +142,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         StreamLog streams = settings.isStreaming() ? new StreamLog(streamStart) : null;
         current = new BatchIterator(this, epoch, engine.start(epoch, plan, log, streams), log, streams);
         if (last != null) {
-            earlierPassNanos += last.activeNanos();
-            long cpu = last.activeCpuNanos();
-            earlierPassCpuNanos = cpu < 0 || earlierPassCpuNanos < 0 ? -1 : earlierPassCpuNanos + cpu;
-            earlierPassMachine = earlierPassMachine.plus(last.activeMachineTicks());
+            earlierPasses = earlierPasses.plus(last.activeUsage());
         }
         last = current;
         return current;
@@ -437,13 +430,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * }</pre>
      */
     public synchronized LoaderProfile profile() {
-        long active = earlierPassNanos + (last != null ? last.activeNanos() : 0);
-        long lastCpu = last != null ? last.activeCpuNanos() : 0;
-        long cpu = earlierPassCpuNanos < 0 || lastCpu < 0 ? -1 : earlierPassCpuNanos + lastCpu;
-        MachineCpu.Ticks machine = last != null ? earlierPassMachine.plus(last.activeMachineTicks()) : earlierPassMachine;
+        Usage passes = last != null ? earlierPasses.plus(last.activeUsage()) : earlierPasses;
         return new LoaderProfile(clock.times(), settings.numWorkers(), settings.prefetchFactor(),
-                settings.ioConcurrency(), settings.inOrder(), active, cpu, machine,
-                Runtime.getRuntime().availableProcessors());
+                settings.ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.stoker.loader;
 
-import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.StageTotal;
+import dev.stoker.metrics.Usage;
 import java.util.Locale;
 
 /**
@@ -23,15 +23,13 @@ import java.util.Locale;
  * @param prefetchFactor batches in flight per worker
  * @param ioConcurrency the I/O mode's fetches at once, 0 when off
  * @param inOrder       whether batches are delivered in sampler order
- * @param activeNanos   how long the loader's passes have run, summed
- * @param cpuNanos      the CPU time the whole process used meanwhile (every thread, the
- *                      training loop's too), or -1 where the runtime does not say
- * @param machine       the whole machine's processor ticks meanwhile, every process together (all,
- *                      busy), or {@link MachineCpu#UNKNOWN} where the system does not say
+ * @param passes        what the loader's passes cost, summed: their running time, the CPU time the
+ *                      whole process used meanwhile (every thread, the training loop's too) and
+ *                      the whole machine's processor ticks
  * @param cores         processors the JVM may use
  */
 public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor, int ioConcurrency, boolean inOrder,
-                            long activeNanos, long cpuNanos, MachineCpu.Ticks machine, int cores) {
+                            Usage passes, int cores) {
     /** Below this share of its time waiting for data, a loop is compute-bound. */
     public static final double DATA_BOUND_WAIT_SHARE = 0.05;
     /** Batches the consumer must have stepped through before a verdict is given. */
@@ -50,14 +48,23 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
      * }</pre>
      */
     public LoaderProfile since(LoaderProfile earlier) {
-        long cpu = cpuNanos < 0 || earlier.cpuNanos < 0 ? -1 : cpuNanos - earlier.cpuNanos;
         return new LoaderProfile(times.minus(earlier.times), numWorkers, prefetchFactor, ioConcurrency, inOrder,
-                activeNanos - earlier.activeNanos, cpu, machine.minus(earlier.machine), cores);
+                passes.minus(earlier.passes), cores);
+    }
+
+    /** How long the loader's passes have run, summed. */
+    public long activeNanos() {
+        return passes.wallNanos();
+    }
+
+    /** The CPU time the whole process used while they ran, or -1 where the runtime does not say. */
+    public long cpuNanos() {
+        return passes.cpuNanos();
     }
 
     /** The share of the whole machine's processor time that was busy, every process together; -1 when unknown. */
     public double machineBusyShare() {
-        return machine.busyShare();
+        return passes.machine().busyShare();
     }
 
     /** Time loading batches, fetch and collate, summed over the threads that did it. */
@@ -85,13 +92,13 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
      * the running time (over the running time alone with no workers).
      */
     public double workerBusyShare() {
-        double capacity = (double) Math.max(1, numWorkers) * activeNanos;
+        double capacity = (double) Math.max(1, numWorkers) * activeNanos();
         return capacity <= 0 ? 0 : Math.min(1, loadingNanos() / capacity);
     }
 
     /** Cores the process kept busy on average while the loader ran: CPU time over running time; -1 when not known. */
     public double coresUsed() {
-        return cpuNanos < 0 || activeNanos <= 0 ? -1 : (double) cpuNanos / activeNanos;
+        return cpuNanos() < 0 || activeNanos() <= 0 ? -1 : (double) cpuNanos() / activeNanos();
     }
 
     /** Data-bound or compute-bound, and why; see {@link Verdict}. */
@@ -219,7 +226,7 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
         b.append(row(Stage.WAIT.label(), times.get(Stage.WAIT), share(times.nanos(Stage.WAIT), loop, "of the loop")));
         b.append(row(Stage.STEP.label(), times.get(Stage.STEP), share(times.nanos(Stage.STEP), loop, "of the loop")));
         b.append(String.format(Locale.ROOT, "workers: %d, busy %.0f%% of %.2f s; prefetchFactor %d%s; %s%d cores%s%n",
-                numWorkers, 100 * workerBusyShare(), activeNanos / 1e9, prefetchFactor,
+                numWorkers, 100 * workerBusyShare(), activeNanos() / 1e9, prefetchFactor,
                 ioConcurrency > 0 ? ", ioConcurrency " + ioConcurrency : "",
                 coresUsed() >= 0 ? String.format(Locale.ROOT, "CPU %.1f of ", coresUsed()) : "", cores,
                 machineBusyShare() >= 0 ? String.format(Locale.ROOT, " (the machine %.0f%% busy)", 100 * machineBusyShare())

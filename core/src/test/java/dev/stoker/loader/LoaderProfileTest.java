@@ -6,6 +6,7 @@ import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.StageTotal;
+import dev.stoker.metrics.Usage;
 import java.util.EnumMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,8 +39,8 @@ class LoaderProfileTest {
                                          double machineBusy, int cores) {
         MachineCpu.Ticks machine = machineBusy < 0 ? MachineCpu.UNKNOWN
                 : new MachineCpu.Ticks(1_000, Math.round(1_000 * machineBusy));
-        return new LoaderProfile(t, workers, 2, 0, true, (long) (seconds * 1e9), (long) (cpuSeconds * 1e9),
-                machine, cores);
+        return new LoaderProfile(t, workers, 2, 0, true,
+                new Usage((long) (seconds * 1e9), (long) (cpuSeconds * 1e9), machine), cores);
     }
 
     @Test
@@ -87,7 +88,8 @@ class LoaderProfileTest {
                 .contains("about 4 would keep up").contains("ioConcurrency");
 
         // where the runtime does not say, busy workers are taken to compute
-        Verdict unknown = new LoaderProfile(t, 2, 2, 0, true, 2_100_000_000L, -1, MachineCpu.UNKNOWN, 8).verdict();
+        Verdict unknown = new LoaderProfile(t, 2, 2, 0, true,
+                new Usage(2_100_000_000L, -1, MachineCpu.UNKNOWN), 8).verdict();
         assertThat(unknown.reason()).contains("More workers would help");
     }
 
@@ -123,8 +125,8 @@ class LoaderProfileTest {
     @Test
     void aWindowIsTheDifferenceOfTwoProfilesWithItsOwnVerdict() {
         // the first hour compute-bound, then storage slowed down: the window shows it, the total hides it
-        LoaderProfile hour = new LoaderProfile(times(10, 0.1, 20, Map.of()), 4, 2, 0, true, 2_000_000_000L,
-                8_000_000_000L, new MachineCpu.Ticks(1_000, 500), 8);
+        LoaderProfile hour = new LoaderProfile(times(10, 0.1, 20, Map.of()), 4, 2, 0, true,
+                new Usage(2_000_000_000L, 8_000_000_000L, new MachineCpu.Ticks(1_000, 500)), 8);
         StageTimes first = hour.times();
         Map<Stage, StageTotal> m = new EnumMap<>(Stage.class);
         for (Stage s : Stage.values()) { // a second hour like the first ...
@@ -132,8 +134,8 @@ class LoaderProfileTest {
         }
         // ... but for its waits: 30 ms before each of its 99 batches
         m.put(Stage.WAIT, new StageTotal(first.nanos(Stage.WAIT) + 99 * 30 * MS, 198));
-        LoaderProfile two = new LoaderProfile(new StageTimes(m), 4, 2, 0, true, 5_000_000_000L, 9_000_000_000L,
-                new MachineCpu.Ticks(3_000, 2_500), 8);
+        LoaderProfile two = new LoaderProfile(new StageTimes(m), 4, 2, 0, true,
+                new Usage(5_000_000_000L, 9_000_000_000L, new MachineCpu.Ticks(3_000, 2_500)), 8);
 
         LoaderProfile window = two.since(hour);
         assertThat(window.times().get(Stage.WAIT).count()).isEqualTo(99);
