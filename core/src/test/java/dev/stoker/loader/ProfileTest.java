@@ -16,6 +16,7 @@ import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.Stages;
 import dev.stoker.metrics.Trace;
+import dev.stoker.testing.LogCapture;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -23,10 +24,8 @@ import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -182,30 +181,16 @@ class ProfileTest {
 
     @Test
     void profileEveryWithoutASinkLogsTheVerdict() {
-        Logger log = Logger.getLogger(DataLoader.class.getName());
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            public void publish(LogRecord r) {
-                records.add(r);
-            }
-
-            public void flush() {}
-
-            public void close() {}
-        };
-        log.addHandler(handler);
-        boolean parents = log.getUseParentHandlers();
-        log.setUseParentHandlers(false);
         Dataset<Long> slow = Datasets.map(new TimedDataset(), sample -> {
             LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
             return sample[0];
         });
-        try (DataLoader<Long> loader = DataLoader.builder(slow).batchSize(1).profileEvery(Duration.ofMillis(8))
-                .build()) {
+        List<LogRecord> records;
+        try (LogCapture log = LogCapture.of(DataLoader.class);
+             DataLoader<Long> loader = DataLoader.builder(slow).batchSize(1).profileEvery(Duration.ofMillis(8))
+                     .build()) {
             drain(loader); // no workers: 40 batches that each take over 1 ms, and a step of nothing
-        } finally {
-            log.removeHandler(handler);
-            log.setUseParentHandlers(parents);
+            records = log.records();
         }
         assertThat(records).as(records.stream().map(LogRecord::getMessage).toList().toString()).isNotEmpty();
         assertThat(records).allSatisfy(r -> assertThat(r.getMessage()).matches("loader, the last \\d+ s \\(\\d+ batches\\): .*"));

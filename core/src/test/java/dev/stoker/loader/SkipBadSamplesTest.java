@@ -16,17 +16,15 @@ import dev.stoker.memory.BufferPool;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.testing.LogCapture;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /** {@link SamplePolicy#SKIP}: bad samples are left out of their batches, counted, and nothing else changes. */
@@ -291,21 +289,8 @@ class SkipBadSamplesTest {
 
     @Test
     void oneSkipInAHundredIsLogged() {
-        Logger log = Logger.getLogger(DataLoader.class.getName());
-        List<LogRecord> records = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            public void publish(LogRecord r) {
-                records.add(r);
-            }
-
-            public void flush() {}
-
-            public void close() {}
-        };
-        log.addHandler(handler);
-        boolean parents = log.getUseParentHandlers();
-        log.setUseParentHandlers(false);
-        try {
+        List<LogRecord> records;
+        try (LogCapture log = LogCapture.of(DataLoader.class)) {
             Set<Long> bad = new HashSet<>();
             for (long i = 0; i < 250; i++) {
                 bad.add(i);
@@ -317,9 +302,7 @@ class SkipBadSamplesTest {
                 }
                 assertThat(loader.stats().skippedSamples()).isEqualTo(250);
             }
-        } finally {
-            log.removeHandler(handler);
-            log.setUseParentHandlers(parents);
+            records = log.records();
         }
         assertThat(records).hasSize(3);
         assertThat(records.getFirst().getLevel()).isEqualTo(Level.WARNING);
