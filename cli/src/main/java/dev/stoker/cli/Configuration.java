@@ -95,9 +95,9 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
         return List.copyOf(out);
     }
 
-    /** The same configuration with {@code n} workers. */
+    /** The same configuration with {@code n} workers (persistent only where there are workers to keep). */
     public Configuration withWorkers(int n) {
-        return new Configuration(n, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, raw);
+        return new Configuration(n, prefetchFactor, persistentWorkers && n > 0, batched, fill, ioConcurrency, raw);
     }
 
     /** The same configuration on the zero-copy path ({@link #fill}). */

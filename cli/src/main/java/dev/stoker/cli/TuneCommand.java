@@ -98,7 +98,7 @@ final class TuneCommand implements Callable<Integer> {
             Configuration base = chosen.configuration();
             Path folder = chosen.dataFolder();
             Duration step = Duration.ofNanos((long) (stepMillis * 1e6));
-            WorkerTuner tuner = WorkerTuner.of(n -> workload.newLoader(withWorkers(base, n), 0, folder))
+            WorkerTuner tuner = WorkerTuner.of(n -> workload.newLoader(base.withWorkers(n), 0, folder))
                     .step(step).batchesPerTrial(batchesPerTrial);
             if (maxWorkers != null) {
                 tuner.maxWorkers(maxWorkers);
@@ -126,12 +126,6 @@ final class TuneCommand implements Callable<Integer> {
             out.flush();
             return CommandLine.ExitCode.OK;
         }
-    }
-
-    /** {@code base} with {@code n} workers (persistent workers only where there are workers to keep). */
-    static Configuration withWorkers(Configuration base, int n) {
-        return new Configuration(n, base.prefetchFactor(), base.persistentWorkers() && n > 0, base.batched(),
-                base.fill(), base.ioConcurrency(), base.raw());
     }
 
     private static String row(TuningTrial t) {
