@@ -20,11 +20,10 @@ public record Usage(long wallNanos, long cpuNanos, MachineCpu.Ticks machine) {
     /** A span of no length: where sums start. */
     public static final Usage ZERO = new Usage(0, 0, new MachineCpu.Ticks(0, 0));
 
-    /** A reading now. */
+    /** A reading now: the wall clock first, since the counters after it take a while to read. */
     public static Usage now() {
-        long cpu = ProcessCpu.nanos();
-        MachineCpu.Ticks ticks = MachineCpu.ticks();
-        return new Usage(System.nanoTime(), cpu, ticks);
+        long wall = System.nanoTime();
+        return new Usage(wall, ProcessCpu.nanos(), MachineCpu.ticks());
     }
 
     /** The span from {@code earlier} to this. */
