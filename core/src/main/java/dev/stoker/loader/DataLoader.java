@@ -10,6 +10,7 @@ import dev.stoker.data.WorkerContext;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.MemorySources;
 import dev.stoker.metrics.StageClock;
+import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.Trace;
 import dev.stoker.metrics.Usage;
 import dev.stoker.sampler.BatchSampler;
@@ -407,7 +408,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
 
     /** Counters of what the loader has done so far. */
     public LoaderStats stats() {
-        return stats.snapshot(clock.times());
+        return stats.snapshot(stageTimes());
     }
 
     public int numWorkers() {
@@ -431,8 +432,16 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      */
     public synchronized LoaderProfile profile() {
         Usage passes = last != null ? earlierPasses.plus(last.activeUsage()) : earlierPasses;
-        return new LoaderProfile(clock.times(), settings.numWorkers(), settings.prefetchFactor(),
+        return new LoaderProfile(stageTimes(), settings.numWorkers(), settings.prefetchFactor(),
                 settings.ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The stage totals alone, as {@link #profile()} has them, without its readings of the CPU
+     * counters and without the loader's lock: for metrics read often.
+     */
+    public StageTimes stageTimes() {
+        return clock.times();
     }
 
     /**

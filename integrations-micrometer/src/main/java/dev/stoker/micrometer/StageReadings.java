@@ -4,14 +4,13 @@ import dev.stoker.loader.DataLoader;
 import dev.stoker.metrics.StageTimes;
 
 /**
- * The stage totals of one loader as its meters read them: one {@link DataLoader#profile()} serves
- * every stage meter of a scrape.
+ * The stage totals of one loader as its meters read them: one {@link DataLoader#stageTimes()}
+ * serves every stage meter of a scrape.
  *
- * <p>Why not read the profile per meter: a scrape reads eighteen stage meters one after another,
- * and a profile takes the loader's lock and, while a pass runs, reads the process's and the
- * machine's CPU counters ({@code /proc/stat}). A reading younger than {@link #MAX_AGE_NANOS} is
- * reused instead; scrapes come seconds apart, so each sees fresh totals, and all the stage meters
- * of one scrape agree with each other.
+ * <p>Why not read per meter: a scrape reads eighteen stage meters one after another, and each
+ * would sum the clock's adders again and see a slightly later total than the meter before it. A
+ * reading younger than {@link #MAX_AGE_NANOS} is reused instead; scrapes come seconds apart, so
+ * each sees fresh totals, and all the stage meters of one scrape agree with each other.
  *
  * <p>Holds no reference to the loader (the meters hold it weakly, as Micrometer does), so binding
  * metrics never keeps a loader alive.
@@ -31,7 +30,7 @@ final class StageReadings {
     synchronized StageTimes of(DataLoader<?> loader) {
         long now = System.nanoTime();
         if (times == null || now - readAt > MAX_AGE_NANOS) {
-            times = loader.profile().times();
+            times = loader.stageTimes();
             readAt = now;
         }
         return times;
