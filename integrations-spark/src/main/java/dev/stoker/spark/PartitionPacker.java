@@ -92,7 +92,7 @@ final class PartitionPacker implements Function2<Integer, Iterator<Row>, Iterato
 
     /** Why this row cannot be written as a sample, or null when it can. */
     private String problem(String key, String previous, Row row) {
-        String bad = badKey(key);
+        String bad = SampleKeys.problem(key);
         if (bad != null) {
             return bad + " (key column \"" + plan.keyColumn() + "\")";
         }
@@ -105,27 +105,6 @@ final class PartitionPacker implements Function2<Integer, Iterator<Row>, Iterato
                 return "column \"" + c.column() + "\" (member ." + c.extension() + ") is null; every payload column"
                         + " needs a value in every row (filter the rows, or onBadSample(BadSamples.SKIP))";
             }
-        }
-        return null;
-    }
-
-    /** Why {@code key} cannot name a sample's members, or null when it can (WebDataset's rule, {@link SampleKeys}). */
-    static String badKey(String key) {
-        if (key == null) {
-            return "the key is null";
-        }
-        if (key.isEmpty()) {
-            return "the key is empty";
-        }
-        if (key.indexOf('\0') >= 0) {
-            return "the key contains a NUL character, which ends a name in a tar header";
-        }
-        if (key.endsWith("/")) {
-            return "the key ends in '/', which would make its members directories";
-        }
-        if (!key.equals(SampleKeys.key(key + ".x"))) {
-            return "the key's file name (after the last '/') contains a dot, where readers would split key from"
-                    + " extension; replace the dots (e.g. with '_')";
         }
         return null;
     }

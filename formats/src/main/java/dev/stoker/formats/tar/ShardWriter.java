@@ -126,10 +126,10 @@ public final class ShardWriter implements AutoCloseable {
     }
 
     private static void checkNames(String key, Map<String, ?> fields) {
-        if (key.isEmpty() || key.endsWith("/") || SampleKeys.key(key + ".x") == null
-                || !SampleKeys.key(key + ".x").equals(key)) {
-            throw new IllegalArgumentException("sample key \"" + key
-                    + "\" cannot be read back: a key must not be empty, and its file name must have no dot");
+        String problem = SampleKeys.problem(key);
+        if (problem != null) {
+            throw new IllegalArgumentException("sample key \"" + key + "\" cannot be read back: a key must not be"
+                    + " empty, and its file name must have no dot (" + problem + ")");
         }
         if (fields.isEmpty()) {
             throw new IllegalArgumentException("sample \"" + key + "\" has no fields");
