@@ -151,6 +151,15 @@ public sealed class ConcatDataset<T> implements Dataset<T> permits FillableConca
         return parts;
     }
 
+    /** The size of each part, in order, as read when the concatenation was made. */
+    public long[] partSizes() {
+        long[] out = new long[ends.length];
+        for (int k = 0; k < ends.length; k++) {
+            out[k] = ends[k] - start(k);
+        }
+        return out;
+    }
+
     /** The first index of each part in the concatenation. */
     public long[] offsets() {
         long[] out = new long[ends.length];

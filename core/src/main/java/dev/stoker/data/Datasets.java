@@ -20,6 +20,10 @@ import java.util.function.Function;
  * Dataset<Tensor> images = Datasets.map(train, Sample::image);
  * Dataset<Sample> both = Datasets.concat(train, validation);
  * }</pre>
+ *
+ * <p>To draw from several datasets in set shares rather than one after another, give the loader a
+ * {@link dev.stoker.sampler.MixtureSampler} over their concatenation; for streaming datasets,
+ * {@link MixedStreamingDataset}.
  */
 public final class Datasets {
     /** Relative tolerance of "the fractions sum to 1", as Python's {@code math.isclose}. */

@@ -17,6 +17,9 @@
  *       {@code mix(seed, epoch)} ({@code mix64(s + (i+1)·γ)}), bounded without bias by Lemire's
  *       method; weighted draws add Vose's alias method.
  *   <li>Weighted draws without replacement: Efraimidis–Spirakis exponential keys.
+ *   <li>Mixtures of sources: per source, full passes and then the first positions of a
+ *       permutation keyed by {@code mix(seed, epoch, source, 1)}; the whole list shuffled by the
+ *       permutation keyed by {@code mix(seed, epoch)} ({@link dev.stoker.sampler.MixtureSampler}).
  * </ul>
  *
  * <pre>{@code
