@@ -38,30 +38,22 @@ public final class DistributedSampler implements Sampler {
     private final boolean dropLast;
     private final long numSamples;
     private final long totalSize;
+    private final ReplicaSplit split;
     private volatile long epoch;
 
     private DistributedSampler(Builder b) {
         if (b.datasetSize < 0) {
             throw new IllegalArgumentException("datasetSize must be >= 0, got " + b.datasetSize);
         }
-        if (b.numReplicas < 1) {
-            throw new IllegalArgumentException("numReplicas must be >= 1, got " + b.numReplicas);
-        }
-        if (b.rank < 0 || b.rank >= b.numReplicas) {
-            throw new IllegalArgumentException("invalid rank " + b.rank + ": rank must be in [0, "
-                    + (b.numReplicas - 1) + "] for numReplicas " + b.numReplicas);
-        }
+        this.split = new ReplicaSplit(b.numReplicas, b.rank, b.dropLast);
         this.datasetSize = b.datasetSize;
         this.numReplicas = b.numReplicas;
         this.rank = b.rank;
         this.shuffle = b.shuffle;
         this.seed = b.seed;
         this.dropLast = b.dropLast;
-        long n = b.datasetSize;
-        long r = b.numReplicas;
-        // ceil((n - r) / r) is floor(n / r) when r does not divide n, including 0 when n < r.
-        this.numSamples = dropLast && n % r != 0 ? n / r : n / r + (n % r == 0 ? 0 : 1);
-        this.totalSize = Math.multiplyExact(numSamples, r);
+        this.numSamples = split.perReplica(b.datasetSize);
+        this.totalSize = Math.multiplyExact(numSamples, (long) numReplicas);
     }
 
     /** A builder over a dataset of {@code datasetSize} samples: 1 replica, rank 0, shuffled, seed 0, no dropLast. */
@@ -122,13 +114,11 @@ public final class DistributedSampler implements Sampler {
     @Override
     public PrimitiveIterator.OfLong iterator(long epoch) {
         long n = datasetSize;
-        long first = rank;
-        long stride = numReplicas;
         if (!shuffle) {
-            return new IndexIterator(numSamples, j -> (first + j * stride) % n);
+            return new IndexIterator(numSamples, j -> split.position(j, n));
         }
         FeistelPermutation permutation = FeistelPermutation.of(n, seed, epoch);
-        return new IndexIterator(numSamples, j -> permutation.apply((first + j * stride) % n));
+        return new IndexIterator(numSamples, j -> permutation.apply(split.position(j, n)));
     }
 
     @Override

@@ -52,9 +52,7 @@ public final class MixtureSampler implements Sampler {
     private final boolean shuffle;
     private final boolean resample;
     private final long seed;
-    private final int numReplicas;
-    private final int rank;
-    private final boolean dropLast;
+    private final ReplicaSplit split;
     private final long numSamples;
 
     private MixtureSampler(Builder b) {
@@ -72,13 +70,7 @@ public final class MixtureSampler implements Sampler {
             }
         }
         MixtureCounts.total(sizes);
-        if (b.numReplicas < 1) {
-            throw new IllegalArgumentException("numReplicas must be >= 1, got " + b.numReplicas);
-        }
-        if (b.rank < 0 || b.rank >= b.numReplicas) {
-            throw new IllegalArgumentException("invalid rank " + b.rank + ": rank must be in [0, "
-                    + (b.numReplicas - 1) + "] for numReplicas " + b.numReplicas);
-        }
+        this.split = new ReplicaSplit(b.numReplicas, b.rank, b.dropLast);
         this.counts = MixtureCounts.of(sizes, b.shares, b.epochSize);
         this.ends = new long[counts.length];
         long end = 0;
@@ -90,11 +82,7 @@ public final class MixtureSampler implements Sampler {
         this.shuffle = b.shuffle;
         this.resample = b.resample;
         this.seed = b.seed;
-        this.numReplicas = b.numReplicas;
-        this.rank = b.rank;
-        this.dropLast = b.dropLast;
-        long r = numReplicas;
-        this.numSamples = dropLast && listSize % r != 0 ? listSize / r : listSize / r + (listSize % r == 0 ? 0 : 1);
+        this.numSamples = split.perReplica(listSize);
     }
 
     /**
@@ -152,11 +140,9 @@ public final class MixtureSampler implements Sampler {
                 subsets[k] = new FeistelPermutation(sizes[k], Seeds.mix(seed, subsetEpoch, k, 1));
             }
         }
-        long first = rank;
-        long stride = numReplicas;
         long n = listSize;
         return new IndexIterator(numSamples, j -> {
-            long q = (first + j * stride) % n;
+            long q = split.position(j, n);
             return indexAt(order == null ? q : order.apply(q), subsets);
         });
     }
@@ -179,7 +165,8 @@ public final class MixtureSampler implements Sampler {
     public String toString() {
         return "MixtureSampler[sizes=" + Arrays.toString(sizes) + ", counts=" + Arrays.toString(counts)
                 + ", shuffle=" + shuffle + ", resample=" + resample + ", seed=" + seed
-                + ", numReplicas=" + numReplicas + ", rank=" + rank + ", dropLast=" + dropLast + "]";
+                + ", numReplicas=" + split.numReplicas() + ", rank=" + split.rank() + ", dropLast=" + split.dropLast()
+                + "]";
     }
 
     /** Settings of a {@link MixtureSampler}; see {@link MixtureSampler#builder}. */
