@@ -6,6 +6,7 @@ import dev.stoker.formats.tar.HttpShards;
 import dev.stoker.formats.tar.IndexFormatException;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
+import dev.stoker.formats.tar.ShardSources;
 import dev.stoker.formats.tar.TarException;
 import dev.stoker.formats.tar.TarReader;
 import dev.stoker.formats.tokens.TokenFile;
@@ -93,16 +94,18 @@ final class InspectCommand implements Callable<Integer> {
         for (String name : names) {
             String lower = name.toLowerCase(Locale.ROOT);
             boolean ok;
-            if (lower.endsWith(".idx")) {
+            if (ShardSources.isStreamed(name)) {
+                ok = inspectShard(out, name);
+            } else if (lower.endsWith(".idx")) {
                 ok = inspectIndex(out, Path.of(name));
             } else if (lower.endsWith(".npy")) {
                 ok = inspectNpy(out, Path.of(name));
             } else if (lower.endsWith(".bin")) {
                 ok = inspectTokens(out, Path.of(name));
-            } else if (HttpShards.isUrl(name) || lower.endsWith(".tar")) {
+            } else if (lower.endsWith(".tar")) {
                 ok = inspectShard(out, name);
             } else {
-                out.println(name + ": not a file stoker inspect knows (.tar, .idx, .npy, .bin, or an http(s) shard URL)");
+                out.println(name + ": not a file stoker inspect knows (.tar, .idx, .npy, .bin, an http(s) shard URL or a pipe: command)");
                 ok = false;
             }
             failed |= !ok;
@@ -113,17 +116,17 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     private boolean inspectShard(PrintWriter out, String name) {
-        boolean url = HttpShards.isUrl(name);
-        if (!url && !Files.isRegularFile(Path.of(name))) {
+        boolean streamed = ShardSources.isStreamed(name);
+        if (!streamed && !Files.isRegularFile(Path.of(name))) {
             out.println(name + ": error: no such file");
             return false;
         }
         ShardReport r = new ShardReport(show);
         long length = -1;
         try (Arena arena = Arena.ofConfined();
-             TarReader tar = url ? HttpShards.open(name, HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD)
-                     : TarReader.open(Path.of(name), arena)) {
-            if (!url) {
+             TarReader tar = ShardSources.open(name, arena, HttpShards.defaultClient(),
+                     HttpShards.DEFAULT_READ_AHEAD)) {
+            if (!streamed) {
                 length = Files.size(Path.of(name));
             }
             while (tar.hasNext()) {
@@ -161,7 +164,7 @@ final class InspectCommand implements Callable<Integer> {
             out.println("  error: " + r.error);
             out.println("  (the counts above cover what was read before the error)");
         }
-        if (!url) {
+        if (!streamed) {
             ok &= checkSidecar(out, Path.of(name), length, r);
         }
         return ok;

@@ -113,6 +113,13 @@ class PackInspectCommandTest {
         r = BenchCommandTest.run("inspect", dir.resolve("cut.tar").toString());
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("error: shard", "cut.tar", "byte offset", "truncated");
+
+        r = BenchCommandTest.run("inspect", "pipe:cat '" + dir.resolve("i-0.tar") + "'");
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("12 samples, 24 members", "000000: jpg");
+        r = BenchCommandTest.run("inspect", "pipe:cat '" + dir.resolve("gone.tar") + "'");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("exited with status 1", "No such file");
     }
 
     @Test

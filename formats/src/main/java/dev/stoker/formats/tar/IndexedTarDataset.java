@@ -67,9 +67,9 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
             MemorySegment[] maps = new MemorySegment[n];
             ShardIndex[] indices = new ShardIndex[n];
             for (int s = 0; s < n; s++) {
-                if (HttpShards.isUrl(shards.get(s))) {
+                if (ShardSources.isStreamed(shards.get(s))) {
                     throw new IllegalArgumentException("random access needs local shards; " + shards.get(s)
-                            + " is a URL (use TarShardDataset to stream it)");
+                            + " is a stream (use TarShardDataset to read it)");
                 }
                 Path path = ShardSources.localPath(shards.get(s));
                 names[s] = shards.get(s);

@@ -6,8 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Opens a shard by its location: an {@code http(s)://} URL is streamed ({@link HttpShards}); a
- * {@code file:} URL or a plain path is memory-mapped. Shard lists may mix the two.
+ * Opens a shard by its location: an {@code http(s)://} URL is streamed ({@link HttpShards}), a
+ * {@code pipe:} command's output is streamed ({@link PipeShards}); a {@code file:} URL or a plain
+ * path is memory-mapped. Shard lists may mix them.
  */
 public final class ShardSources {
     private ShardSources() {
@@ -29,7 +30,15 @@ public final class ShardSources {
         if (HttpShards.isUrl(location)) {
             return HttpShards.open(location, http, readAhead, stallTimeout);
         }
+        if (PipeShards.isPipe(location)) {
+            return PipeShards.open(location, readAhead, stallTimeout);
+        }
         return TarReader.open(localPath(location), arena);
+    }
+
+    /** Whether a location is read as a stream (a URL, a command) rather than mapped from a local file. */
+    public static boolean isStreamed(String location) {
+        return HttpShards.isUrl(location) || PipeShards.isPipe(location);
     }
 
     /** The local path of a location: a {@code file:} URL or a path. */

@@ -30,6 +30,7 @@ final class StallGuardInputStream extends InputStream {
 
     private final InputStream source;
     private final String name;
+    private final String producer;
     private final long stallNanos;
     private final BlockingQueue<Piece> pieces;
     private final Thread pump;
@@ -43,14 +44,22 @@ final class StallGuardInputStream extends InputStream {
      * @param stall     how long a read may wait for the next bytes
      */
     StallGuardInputStream(InputStream source, String name, int readAhead, Duration stall) {
+        this(source, name, readAhead, stall, "the server");
+    }
+
+    /**
+     * @param producer what writes the source, for the stall message: "the server", "the command"
+     */
+    StallGuardInputStream(InputStream source, String name, int readAhead, Duration stall, String producer) {
         if (stall.isNegative() || stall.isZero()) {
             throw new IllegalArgumentException("a stall timeout is positive, not " + stall);
         }
         this.source = source;
         this.name = name;
+        this.producer = producer;
         this.stallNanos = stall.toNanos();
         this.pieces = new ArrayBlockingQueue<>(Math.max(2, Math.ceilDiv(readAhead, CHUNK)));
-        this.pump = Thread.ofVirtual().name("stoker-http-read " + name).start(this::copy);
+        this.pump = Thread.ofVirtual().name("stoker-stream-read " + name).start(this::copy);
     }
 
     private void copy() {
@@ -99,7 +108,7 @@ final class StallGuardInputStream extends InputStream {
         if (next == null) {
             close();
             throw new IOException("no data from " + name + " for " + Duration.ofNanos(stallNanos).toMillis()
-                    + " ms: the server stalled (give TarShardDataset a longer readTimeout if it is only slow)");
+                    + " ms: " + producer + " stalled (give TarShardDataset a longer readTimeout if it is only slow)");
         }
         current = next;
         offset = 0;

@@ -6,7 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
- * A tar read sequentially from a stream (an HTTP body, a pipe). Member data is read into a heap
+ * A tar read sequentially from a stream (an HTTP body, a command's output). Member data is read into a heap
  * array that grows as bytes actually arrive, so a corrupt size field in a truncated stream cannot
  * make it allocate more than the stream delivered (plus one chunk).
  */
@@ -94,6 +94,19 @@ final class StreamTarSource implements TarSource {
         }
     }
 
+    /** Record padding is at most 10 KiB; more than this after the end marker is left unread. */
+    private static final long MAX_TRAILER = 1 << 20;
+
+    @Override
+    public void finish() {
+        long read = 0;
+        int n;
+        do {
+            n = readFully(skipBuffer, 0, skipBuffer.length, "what follows the end of the archive");
+            read += n;
+        } while (n == skipBuffer.length && read < MAX_TRAILER);
+    }
+
     /** Reads until {@code length} bytes or the end; returns the bytes read, advancing the position. */
     private int readFully(byte[] buf, int off, int length, String what) {
         int total = 0;
@@ -108,8 +121,7 @@ final class StreamTarSource implements TarSource {
             }
         } catch (IOException e) {
             throw new TarException(name, position, "reading " + what + " failed: "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
-                    + " (connection lost?)", e);
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
         }
         return total;
     }

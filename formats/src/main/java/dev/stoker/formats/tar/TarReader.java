@@ -106,10 +106,12 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
                 }
                 // Some writers omit the two zero blocks; a clean end at a block boundary is an end.
                 ended = true;
+                source.finish();
                 return null;
             }
             if (TarHeader.isZero(block)) {
-                ended = true; // what follows the end marker (the second zero block, record padding) is not read
+                ended = true; // what follows the end marker (the second zero block, record padding) is not parsed
+                source.finish();
                 return null;
             }
             TarHeader h = TarHeader.parse(block, source.name(), headerOffset);

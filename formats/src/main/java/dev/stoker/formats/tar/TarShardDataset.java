@@ -151,7 +151,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
     }
 
     private static long sampleCount(String shard) {
-        if (HttpShards.isUrl(shard)) {
+        if (ShardSources.isStreamed(shard)) {
             throw new IllegalStateException("remote shard " + shard + ": its sample count would mean reading it");
         }
         int indexed = ShardChain.indexedSampleCount(shard);

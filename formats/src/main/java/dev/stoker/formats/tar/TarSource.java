@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Where {@link TarReader} gets its bytes: a memory map ({@link MappedTarSource}, zero-copy) or a
- * stream ({@link StreamTarSource}, for HTTP). The header logic above it is the same for both.
+ * stream ({@link StreamTarSource}, for HTTP and commands). The header logic above it is the same for both.
  */
 interface TarSource extends AutoCloseable {
 
@@ -35,6 +35,14 @@ interface TarSource extends AutoCloseable {
 
     /** Skips {@code size} bytes (data not kept, padding). */
     void skip(long size, String what);
+
+    /**
+     * Called once the archive has ended cleanly: a stream reads what is left after the end marker
+     * (record padding), so that the end of its input, and the failure of a command that wrote it,
+     * is seen. A map has nothing to do.
+     */
+    default void finish() {
+    }
 
     @Override
     void close();

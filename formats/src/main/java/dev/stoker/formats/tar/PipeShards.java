@@ -1,0 +1,61 @@
+package dev.stoker.formats.tar;
+
+import java.io.File;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Shards read from the output of a shell command: WebDataset's {@code pipe:} locations, the way to
+ * any storage that has a command line tool ({@code pipe:aws s3 cp s3://bucket/train-000001.tar -},
+ * {@code pipe:gsutil cat gs://...}, {@code pipe:curl -s ...}). The command runs under
+ * {@code /bin/sh -c} with no input, and its output is read as a tar stream, never held whole.
+ *
+ * <p>A command that fails says so: its exit status and the end of what it wrote to standard error
+ * are in the shard's error, also when it failed before writing anything (which would otherwise
+ * read as an empty shard). A command that stops writing for the stall timeout fails the shard;
+ * closing the shard early ends the command and what it started.
+ *
+ * <p>A {@code pipe:} location runs whatever it names: build shard lists from sources you trust.
+ *
+ * <pre>{@code
+ * TarShardDataset train = TarShardDataset.builder("pipe:aws s3 cp s3://bucket/train-{000000..000099}.tar -")
+ *         .shuffleShards(true).build();
+ * }</pre>
+ */
+public final class PipeShards {
+    /** What a location starts with to be a command. */
+    public static final String PREFIX = "pipe:";
+
+    private PipeShards() {
+    }
+
+    /** Whether {@code location} is a command ({@code pipe:...}) rather than a file or a URL. */
+    public static boolean isPipe(String location) {
+        return location.startsWith(PREFIX);
+    }
+
+    /**
+     * Starts the command of {@code location} and reads its output as a tar stream.
+     *
+     * @param readAhead    bytes buffered ahead of the tar parser
+     * @param stallTimeout how long a read waits for the command's next bytes
+     * @throws TarException naming the location when the command cannot be started
+     */
+    public static TarReader open(String location, int readAhead, Duration stallTimeout) {
+        String command = location.substring(PREFIX.length()).strip();
+        if (command.isEmpty()) {
+            throw new TarException(location, 0, "no command after \"pipe:\"");
+        }
+        Process process;
+        try {
+            process = new ProcessBuilder("/bin/sh", "-c", command)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
+        } catch (IOException e) {
+            throw new TarException(location, 0, "could not start the command: " + e.getMessage(), e);
+        }
+        CommandOutput output = new CommandOutput(process, command, stallTimeout);
+        return TarReader.open(location,
+                new StallGuardInputStream(output, location, readAhead, stallTimeout, "the command"), -1);
+    }
+}
