@@ -2,6 +2,7 @@ package dev.stoker.formats.tar;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 
 /**
@@ -42,6 +43,11 @@ public final class PipeShards {
      * @throws TarException naming the location when the command cannot be started
      */
     public static TarReader open(String location, int readAhead, Duration stallTimeout) {
+        return TarReader.open(location, output(location, readAhead, stallTimeout), -1);
+    }
+
+    /** Starts the command of {@code location}: its output, behind the stall guard. */
+    static InputStream output(String location, int readAhead, Duration stallTimeout) {
         String command = location.substring(PREFIX.length()).strip();
         if (command.isEmpty()) {
             throw new TarException(location, 0, "no command after \"pipe:\"");
@@ -55,7 +61,6 @@ public final class PipeShards {
             throw new TarException(location, 0, "could not start the command: " + e.getMessage(), e);
         }
         CommandOutput output = new CommandOutput(process, command, stallTimeout);
-        return TarReader.open(location,
-                new StallGuardInputStream(output, location, readAhead, stallTimeout, "the command"), -1);
+        return new StallGuardInputStream(output, location, readAhead, stallTimeout, "the command");
     }
 }

@@ -3,10 +3,8 @@ package dev.stoker.formats.tar;
 import dev.stoker.data.SampleStream;
 import java.lang.foreign.Arena;
 import java.io.IOException;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.NoSuchElementException;
 
@@ -18,9 +16,7 @@ import java.util.NoSuchElementException;
  */
 public final class ShardChain implements SampleStream<TarSample> {
     private final List<String> shards;
-    private final HttpClient http;
-    private final int readAhead;
-    private final Duration stallTimeout;
+    private final ShardOpener opener;
     private final boolean skipCorrupt;
     private final long[] offsets; // the first sample read of each shard; null: 0 for all
     private int nextShard;
@@ -30,21 +26,18 @@ public final class ShardChain implements SampleStream<TarSample> {
     private TarSample next;
     private int skipped;
 
-    ShardChain(List<String> shards, HttpClient http, int readAhead, Duration stallTimeout, boolean skipCorrupt) {
-        this(shards, null, http, readAhead, stallTimeout, skipCorrupt);
+    ShardChain(List<String> shards, ShardOpener opener, boolean skipCorrupt) {
+        this(shards, null, opener, skipCorrupt);
     }
 
     /** A chain that reads shard {@code i} from its sample {@code offsets[i]} on. */
-    ShardChain(List<String> shards, long[] offsets, HttpClient http, int readAhead, Duration stallTimeout,
-               boolean skipCorrupt) {
+    ShardChain(List<String> shards, long[] offsets, ShardOpener opener, boolean skipCorrupt) {
         if (offsets != null && offsets.length != shards.size()) {
             throw new IllegalArgumentException(offsets.length + " offsets for " + shards.size() + " shards");
         }
         this.shards = shards;
         this.offsets = offsets;
-        this.http = http;
-        this.readAhead = readAhead;
-        this.stallTimeout = stallTimeout;
+        this.opener = opener;
         this.skipCorrupt = skipCorrupt;
     }
 
@@ -62,7 +55,7 @@ public final class ShardChain implements SampleStream<TarSample> {
                 String shard = shards.get(nextShard++);
                 // auto arena: samples may outlive this shard (shuffle buffer, batches in flight)
                 try {
-                    reader = ShardSources.open(shard, Arena.ofAuto(), http, readAhead, stallTimeout);
+                    reader = opener.open(shard, Arena.ofAuto());
                 } catch (TarException e) {
                     if (!skipCorrupt) {
                         throw e;

@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
@@ -27,13 +28,41 @@ public final class ShardSources {
      */
     public static TarReader open(String location, Arena arena, HttpClient http, int readAhead,
                                  Duration stallTimeout) {
+        return open(location, arena, http, readAhead, stallTimeout, null);
+    }
+
+    /**
+     * As {@link #open(String, Arena, HttpClient, int, Duration)}; a remote shard is read from its
+     * copy in {@code cache} when there is one, and copied into it as it streams in when not.
+     *
+     * @param cache where remote shards are kept, or null
+     */
+    public static TarReader open(String location, Arena arena, HttpClient http, int readAhead,
+                                 Duration stallTimeout, ShardCache cache) {
+        if (!isStreamed(location)) {
+            return TarReader.open(localPath(location), arena);
+        }
+        if (cache != null) {
+            Path copy = cache.copyOf(location);
+            if (copy != null) {
+                try {
+                    return TarReader.over(location, MappedTarSource.map(copy, arena));
+                } catch (TarException e) {
+                    // evicted by another process between the lookup and the map: fetch it again
+                }
+            }
+        }
+        InputStream in;
+        long length;
         if (HttpShards.isUrl(location)) {
-            return HttpShards.open(location, http, readAhead, stallTimeout);
+            HttpShards.Body body = HttpShards.get(location, http, readAhead, stallTimeout);
+            in = body.in();
+            length = body.length();
+        } else {
+            in = PipeShards.output(location, readAhead, stallTimeout);
+            length = -1;
         }
-        if (PipeShards.isPipe(location)) {
-            return PipeShards.open(location, readAhead, stallTimeout);
-        }
-        return TarReader.open(localPath(location), arena);
+        return TarReader.open(location, cache == null ? in : cache.recording(location, in, length), length);
     }
 
     /** Whether a location is read as a stream (a URL, a command) rather than mapped from a local file. */

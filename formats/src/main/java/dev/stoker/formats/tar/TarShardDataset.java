@@ -16,7 +16,8 @@ import java.util.List;
  * ({@link ShardAssignment}) from first member to last, grouping members into {@link TarSample}s by
  * key, optionally through a per-worker {@link ShuffleBuffer} seeded by
  * {@code Seeds.mix(seed, epoch, globalWorkerId)}. Shards may be local files (memory-mapped, samples
- * are zero-copy slices) or {@code http(s)://} URLs (streamed).
+ * are zero-copy slices), {@code http(s)://} URLs or {@code pipe:} commands (streamed; with a
+ * {@link ShardCache}, streamed once and then read from a local copy).
  *
  * <pre>{@code
  * TarShardDataset shards = TarShardDataset.builder("data/shard-{000000..000007}.tar")
@@ -42,9 +43,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
     private final boolean shuffleShards;
     private final int shuffleBuffer;
     private final boolean skipCorruptShards;
-    private final HttpClient http;
-    private final int readAhead;
-    private final Duration readTimeout;
+    private final ShardOpener opener;
     private final long samplesPerWorker;
 
     private TarShardDataset(Builder b) {
@@ -52,9 +51,8 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
         this.shuffleShards = b.shuffleShards;
         this.shuffleBuffer = b.shuffleBuffer;
         this.skipCorruptShards = b.skipCorruptShards;
-        this.http = b.http != null ? b.http : HttpShards.defaultClient();
-        this.readAhead = b.readAhead;
-        this.readTimeout = b.readTimeout;
+        this.opener = new ShardOpener(b.http != null ? b.http : HttpShards.defaultClient(), b.readAhead,
+                b.readTimeout, b.cache);
         this.samplesPerWorker = b.samplesPerWorker;
     }
 
@@ -77,8 +75,8 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
     public SampleStream<TarSample> open(WorkerContext context) {
         List<String> mine = ShardAssignment.forWorker(shards, shuffleShards, context);
         SampleStream<TarSample> source = samplesPerWorker > 0
-                ? FixedLengthStream.of(() -> new ShardChain(mine, http, readAhead, readTimeout, skipCorruptShards), samplesPerWorker)
-                : new ShardChain(mine, http, readAhead, readTimeout, skipCorruptShards);
+                ? FixedLengthStream.of(() -> new ShardChain(mine, opener, skipCorruptShards), samplesPerWorker)
+                : new ShardChain(mine, opener, skipCorruptShards);
         if (shuffleBuffer <= 0) {
             return source;
         }
@@ -135,7 +133,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
             names.add(shards.get(mine.get(i).shard()));
             offsets[i] = mine.get(i).from();
         }
-        return new ShardChain(names, offsets, http, readAhead, readTimeout, skipCorruptShards);
+        return new ShardChain(names, offsets, opener, skipCorruptShards);
     }
 
     private void requireReshardable() {
@@ -173,6 +171,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
         private int readAhead = HttpShards.DEFAULT_READ_AHEAD;
         private Duration readTimeout = HttpShards.DEFAULT_STALL_TIMEOUT;
         private long samplesPerWorker;
+        private ShardCache cache;
 
         private Builder(List<String> shards) {
             if (shards.isEmpty()) {
@@ -241,6 +240,15 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
                 throw new IllegalArgumentException("a read timeout is positive, not " + timeout);
             }
             this.readTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Keep copies of remote shards in {@code cache}, so that later epochs read them from local
+         * disk (default: none, every epoch streams them again); see {@link ShardCache}.
+         */
+        public Builder cache(ShardCache cache) {
+            this.cache = cache;
             return this;
         }
 

@@ -1,0 +1,169 @@
+package dev.stoker.formats.tar;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A local folder that keeps copies of remote shards ({@code http(s)://}, {@code pipe:}), so that
+ * the epochs after the first read them from local disk, memory-mapped, instead of fetching them
+ * again: MosaicML Streaming's local cache, WebDataset's {@code cache_dir}. A shard is written to
+ * the folder as it streams in, and becomes a cached copy only once its stream ended cleanly and
+ * whole (the length the server announced, a command's exit status 0), by an atomic rename: a
+ * reader never sees half a copy, and several processes (the ranks of one machine) may share the
+ * folder.
+ *
+ * <p>With a limit, the copies used least recently are deleted once the folder holds more than the
+ * limit (a shard being read stays readable: the map outlives the file's name). A copy that cannot
+ * be written (disk full) is given up with a warning; the shard is still read from its stream.
+ *
+ * <pre>{@code
+ * TarShardDataset train = TarShardDataset.builder("https://host/train-{000000..000999}.tar")
+ *         .cache(ShardCache.in(Path.of("/local/ssd/stoker-cache"), 200L << 30))  // at most 200 GiB
+ *         .build();
+ * }</pre>
+ */
+public final class ShardCache {
+    private static final System.Logger LOG = System.getLogger(ShardCache.class.getName());
+    static final String PART = ".part";
+
+    private final Path dir;
+    private final long limitBytes;
+
+    private ShardCache(Path dir, long limitBytes) {
+        this.dir = dir;
+        this.limitBytes = limitBytes;
+    }
+
+    /** A cache in {@code dir} (made if missing) with no size limit. */
+    public static ShardCache in(Path dir) {
+        return in(dir, Long.MAX_VALUE);
+    }
+
+    /**
+     * A cache in {@code dir} (made if missing) that keeps at most {@code limitBytes} of copies.
+     *
+     * @throws UncheckedIOException when the folder cannot be made
+     */
+    public static ShardCache in(Path dir, long limitBytes) {
+        if (limitBytes <= 0) {
+            throw new IllegalArgumentException("a cache limit is positive, not " + limitBytes + " bytes");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the shard cache folder " + dir + ": " + e.getMessage(), e);
+        }
+        return new ShardCache(dir, limitBytes);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public long limitBytes() {
+        return limitBytes;
+    }
+
+    /**
+     * The file a copy of {@code location} is kept in: the SHA-256 of the location (so that no two
+     * locations share one), then the end of the location in safe characters, to be recognizable.
+     */
+    public Path fileFor(String location) {
+        String hash;
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(location.getBytes(StandardCharsets.UTF_8));
+            hash = HexFormat.of().formatHex(digest, 0, 10);
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError("every JDK has SHA-256", e);
+        }
+        String tail = location.replaceAll("[^A-Za-z0-9._-]+", "_");
+        tail = tail.substring(Math.max(0, tail.length() - 60));
+        return dir.resolve(hash + "-" + tail + (tail.endsWith(".tar") ? "" : ".tar"));
+    }
+
+    /** The cached copy of {@code location}, marked as just used; null when there is none. */
+    Path copyOf(String location) {
+        Path file = fileFor(location);
+        try {
+            Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()));
+            return file;
+        } catch (IOException e) {
+            return null; // not cached (or evicted by another process just now)
+        }
+    }
+
+    /**
+     * {@code in}, which streams {@code location}, copied into the cache as it is read; the copy is
+     * kept if the stream ends cleanly with {@code expectedLength} bytes (-1: any length).
+     */
+    InputStream recording(String location, InputStream in, long expectedLength) {
+        Path target = fileFor(location);
+        Path part;
+        try {
+            part = Files.createTempFile(dir, "." + target.getFileName(), PART);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "shard cache: cannot write into " + dir + " (" + e.getMessage()
+                    + "); " + location + " is read without keeping a copy");
+            return in;
+        }
+        return new RecordingInputStream(in, part, target, expectedLength, this);
+    }
+
+    /** Deletes the copies used least recently until the folder holds at most the limit, sparing {@code keep}. */
+    void evict(Path keep) {
+        if (limitBytes == Long.MAX_VALUE) {
+            return;
+        }
+        List<Path> copies = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.filter(f -> !f.getFileName().toString().endsWith(PART)).forEach(copies::add);
+        } catch (IOException e) {
+            return; // the next copy tries again
+        }
+        record Copy(Path path, long size, long used) {
+        }
+        List<Copy> known = new ArrayList<>();
+        long total = 0;
+        for (Path p : copies) {
+            try {
+                Copy c = new Copy(p, Files.size(p), Files.getLastModifiedTime(p).toMillis());
+                known.add(c);
+                total += c.size;
+            } catch (IOException e) {
+                // gone already (another process evicted it)
+            }
+        }
+        known.sort(Comparator.comparingLong(Copy::used));
+        for (Copy c : known) {
+            if (total <= limitBytes) {
+                break;
+            }
+            if (c.path.equals(keep)) {
+                continue;
+            }
+            try {
+                Files.deleteIfExists(c.path);
+                total -= c.size;
+            } catch (IOException e) {
+                // in use where deleting an open file is refused; tried again next time
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ShardCache[" + dir + (limitBytes == Long.MAX_VALUE ? "" : ", limit " + limitBytes + " bytes") + "]";
+    }
+}

@@ -1,0 +1,19 @@
+package dev.stoker.formats.tar;
+
+import java.lang.foreign.Arena;
+import java.net.http.HttpClient;
+import java.time.Duration;
+
+/**
+ * How a dataset opens its shards: the settings for remote ones (client, read-ahead, stall
+ * timeout) and the cache that keeps copies of them, if any.
+ *
+ * @param cache where remote shards are kept, or null
+ */
+record ShardOpener(HttpClient http, int readAhead, Duration stallTimeout, ShardCache cache) {
+
+    /** Opens {@code location}; a local shard is mapped into {@code arena}. */
+    TarReader open(String location, Arena arena) {
+        return ShardSources.open(location, arena, http, readAhead, stallTimeout, cache);
+    }
+}
