@@ -117,6 +117,12 @@ class PackInspectCommandTest {
         r = BenchCommandTest.run("inspect", "pipe:cat '" + dir.resolve("i-0.tar") + "'");
         assertThat(r.exit()).as(r.out()).isZero();
         assertThat(r.out()).contains("12 samples, 24 members", "000000: jpg");
+        try (var gz = new java.util.zip.GZIPOutputStream(Files.newOutputStream(dir.resolve("i-0.tar.gz")))) {
+            gz.write(bytes);
+        }
+        r = BenchCommandTest.run("inspect", dir.resolve("i-0.tar.gz").toString());
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("gzip-compressed tar shard", "12 samples, 24 members").doesNotContain("index");
         r = BenchCommandTest.run("inspect", "pipe:cat '" + dir.resolve("gone.tar") + "'");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("exited with status 1", "No such file");

@@ -71,6 +71,10 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
                     throw new IllegalArgumentException("random access needs local shards; " + shards.get(s)
                             + " is a stream (use TarShardDataset to read it)");
                 }
+                if (ShardSources.isCompressedLocal(shards.get(s))) {
+                    throw new IllegalArgumentException("random access needs uncompressed shards; " + shards.get(s)
+                            + " is gzip-compressed (use TarShardDataset to stream it, or gunzip it)");
+                }
                 Path path = ShardSources.localPath(shards.get(s));
                 names[s] = shards.get(s);
                 maps[s] = MappedTarSource.map(path, arena);

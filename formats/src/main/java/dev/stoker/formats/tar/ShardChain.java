@@ -130,7 +130,7 @@ public final class ShardChain implements SampleStream<TarSample> {
 
     /** The samples in a local shard as its sidecar says, or -1 when it has none (or a stale or bad one, or is remote). */
     static int indexedSampleCount(String shard) {
-        if (ShardSources.isStreamed(shard)) {
+        if (ShardSources.isStreamed(shard) || ShardSources.isCompressedLocal(shard)) {
             return -1;
         }
         try {

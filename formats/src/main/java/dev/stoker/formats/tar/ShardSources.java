@@ -1,15 +1,18 @@
 package dev.stoker.formats.tar;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * Opens a shard by its location: an {@code http(s)://} URL is streamed ({@link HttpShards}), a
  * {@code pipe:} command's output is streamed ({@link PipeShards}); a {@code file:} URL or a plain
- * path is memory-mapped. Shard lists may mix them.
+ * path is memory-mapped. A gzip-compressed shard ({@code .tar.gz}, {@code .tgz}, recognized by its
+ * magic bytes) is inflated as a stream wherever it comes from. Shard lists may mix them.
  */
 public final class ShardSources {
     private ShardSources() {
@@ -40,15 +43,16 @@ public final class ShardSources {
     public static TarReader open(String location, Arena arena, HttpClient http, int readAhead,
                                  Duration stallTimeout, ShardCache cache) {
         if (!isStreamed(location)) {
-            return TarReader.open(localPath(location), arena);
+            Path path = localPath(location);
+            return local(path.toString(), path, arena);
         }
         if (cache != null) {
             Path copy = cache.copyOf(location);
             if (copy != null) {
                 try {
-                    return TarReader.over(location, MappedTarSource.map(copy, arena));
+                    return local(location, copy, arena);
                 } catch (TarException e) {
-                    // evicted by another process between the lookup and the map: fetch it again
+                    // evicted by another process between the lookup and the open: fetch it again
                 }
             }
         }
@@ -62,7 +66,28 @@ public final class ShardSources {
             in = PipeShards.output(location, readAhead, stallTimeout);
             length = -1;
         }
-        return TarReader.open(location, cache == null ? in : cache.recording(location, in, length), length);
+        InputStream kept = cache == null ? in : cache.recording(location, in, length);
+        InputStream tar = GzipShards.inflatingIfGzip(kept, location);
+        return TarReader.open(location, tar, tar == kept ? length : -1);
+    }
+
+    /** A local tar is mapped; a compressed one is inflated as a stream. */
+    private static TarReader local(String location, Path path, Arena arena) {
+        if (!GzipShards.isGzip(path)) {
+            return TarReader.over(location, MappedTarSource.map(path, arena));
+        }
+        InputStream in;
+        try {
+            in = Files.newInputStream(path);
+        } catch (IOException e) {
+            throw new TarException(location, 0, "cannot open: " + e, e);
+        }
+        return TarReader.open(location, GzipShards.inflatingIfGzip(in, location), -1);
+    }
+
+    /** Whether the shard at a location is local and gzip-compressed, so that it can only be streamed. */
+    public static boolean isCompressedLocal(String location) {
+        return !isStreamed(location) && GzipShards.isGzip(localPath(location));
     }
 
     /** Whether a location is read as a stream (a URL, a command) rather than mapped from a local file. */

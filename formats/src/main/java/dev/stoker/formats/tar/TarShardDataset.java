@@ -5,6 +5,7 @@ import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
+import java.lang.foreign.Arena;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -153,7 +154,25 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
             throw new IllegalStateException("remote shard " + shard + ": its sample count would mean reading it");
         }
         int indexed = ShardChain.indexedSampleCount(shard);
-        return indexed >= 0 ? indexed : ShardIndex.scan(ShardSources.localPath(shard)).sampleCount();
+        if (indexed >= 0) {
+            return indexed;
+        }
+        if (ShardSources.isCompressedLocal(shard)) {
+            return countByReading(shard); // no map to scan: inflate it once
+        }
+        return ShardIndex.scan(ShardSources.localPath(shard)).sampleCount();
+    }
+
+    private static long countByReading(String shard) {
+        try (Arena arena = Arena.ofConfined();
+             TarReader reader = ShardSources.open(shard, arena, null, HttpShards.DEFAULT_READ_AHEAD)) {
+            SampleGrouper samples = new SampleGrouper(reader);
+            long n = 0;
+            for (; samples.hasNext(); n++) {
+                samples.next();
+            }
+            return n;
+        }
     }
 
     @Override
