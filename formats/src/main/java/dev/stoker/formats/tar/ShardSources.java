@@ -42,15 +42,20 @@ public final class ShardSources {
      */
     public static TarReader open(String location, Arena arena, HttpClient http, int readAhead,
                                  Duration stallTimeout, ShardCache cache) {
+        return open(location, arena, http, readAhead, stallTimeout, cache, StreamTarSource.defaultMaxMember());
+    }
+
+    static TarReader open(String location, Arena arena, HttpClient http, int readAhead, Duration stallTimeout,
+                          ShardCache cache, long maxMember) {
         if (!isStreamed(location)) {
             Path path = localPath(location);
-            return local(path.toString(), path, arena);
+            return local(path.toString(), path, arena, maxMember);
         }
         if (cache != null) {
             Path copy = cache.copyOf(location);
             if (copy != null) {
                 try {
-                    return local(location, copy, arena);
+                    return local(location, copy, arena, maxMember);
                 } catch (TarException e) {
                     // evicted by another process between the lookup and the open: fetch it again
                 }
@@ -68,11 +73,11 @@ public final class ShardSources {
         }
         InputStream kept = cache == null ? in : cache.recording(location, in, length);
         InputStream tar = GzipShards.inflatingIfGzip(kept, location);
-        return TarReader.open(location, tar, tar == kept ? length : -1);
+        return TarReader.open(location, tar, tar == kept ? length : -1, maxMember);
     }
 
     /** A local tar is mapped; a compressed one is inflated as a stream. */
-    private static TarReader local(String location, Path path, Arena arena) {
+    private static TarReader local(String location, Path path, Arena arena, long maxMember) {
         if (!GzipShards.isGzip(path)) {
             return TarReader.over(location, MappedTarSource.map(path, arena));
         }
@@ -82,7 +87,7 @@ public final class ShardSources {
         } catch (IOException e) {
             throw new TarException(location, 0, "cannot open: " + e, e);
         }
-        return TarReader.open(location, GzipShards.inflatingIfGzip(in, location), -1);
+        return TarReader.open(location, GzipShards.inflatingIfGzip(in, location), -1, maxMember);
     }
 
     /** Whether the shard at a location is local and gzip-compressed, so that it can only be streamed. */

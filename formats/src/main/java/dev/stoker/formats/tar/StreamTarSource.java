@@ -11,13 +11,23 @@ import java.util.Arrays;
  * make it allocate more than the stream delivered (plus one chunk).
  */
 final class StreamTarSource implements TarSource {
-    /** The largest member a stream can deliver: one Java array. */
+    /** The largest member a stream can deliver at all: one Java array. */
     static final long MAX_MEMBER = Integer.MAX_VALUE - 16;
+
+    /**
+     * The largest member read from a stream unless a dataset says otherwise: 1 GiB, or a quarter
+     * of the heap when that is less. A stream is untrusted (a server, a command, a gzip bomb that
+     * inflates to gigabytes of zeros), and a member is held whole in memory.
+     */
+    static long defaultMaxMember() {
+        return Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
+    }
     private static final int FIRST_CHUNK = 1 << 20;
 
     private final String name;
     private final InputStream in;
     private final long length;
+    private final long maxMember;
     private final byte[] skipBuffer = new byte[8192];
     private long position;
 
@@ -25,9 +35,18 @@ final class StreamTarSource implements TarSource {
      * @param length the stream's length when known (an HTTP Content-Length), else -1
      */
     StreamTarSource(String name, InputStream in, long length) {
+        this(name, in, length, defaultMaxMember());
+    }
+
+    /**
+     * @param maxMember the largest member this stream may deliver; a larger one fails the shard
+     *                  before anything is allocated for it
+     */
+    StreamTarSource(String name, InputStream in, long length, long maxMember) {
         this.name = name;
         this.in = in;
         this.length = length;
+        this.maxMember = Math.min(maxMember, MAX_MEMBER);
     }
 
     @Override
@@ -60,9 +79,10 @@ final class StreamTarSource implements TarSource {
 
     @Override
     public MemorySegment take(long size, String what) {
-        if (size > MAX_MEMBER) {
+        if (size > maxMember) {
             throw new TarException(name, position, what + " is " + size
-                    + " bytes, too large to read from a stream (at most " + MAX_MEMBER + ")");
+                    + " bytes, too large to read from a stream (at most " + maxMember
+                    + "; TarShardDataset.Builder.maxMemberBytes raises it for a shard you trust)");
         }
         byte[] data = new byte[(int) Math.min(size, FIRST_CHUNK)];
         int filled = 0;

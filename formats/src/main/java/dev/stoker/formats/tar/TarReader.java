@@ -60,6 +60,11 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
         return new TarReader(new StreamTarSource(name, in, length));
     }
 
+    /** As {@link #open(String, InputStream, long)}, refusing members larger than {@code maxMember} bytes. */
+    static TarReader open(String name, InputStream in, long length, long maxMember) {
+        return new TarReader(new StreamTarSource(name, in, length, maxMember));
+    }
+
     /** The shard's path or URL. */
     public String name() {
         return source.name();

@@ -53,7 +53,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
         this.shuffleBuffer = b.shuffleBuffer;
         this.skipCorruptShards = b.skipCorruptShards;
         this.opener = new ShardOpener(b.http != null ? b.http : HttpShards.defaultClient(), b.readAhead,
-                b.readTimeout, b.cache);
+                b.readTimeout, b.cache, b.maxMemberBytes);
         this.samplesPerWorker = b.samplesPerWorker;
     }
 
@@ -191,6 +191,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
         private Duration readTimeout = HttpShards.DEFAULT_STALL_TIMEOUT;
         private long samplesPerWorker;
         private ShardCache cache;
+        private long maxMemberBytes = StreamTarSource.defaultMaxMember();
 
         private Builder(List<String> shards) {
             if (shards.isEmpty()) {
@@ -268,6 +269,20 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
          */
         public Builder cache(ShardCache cache) {
             this.cache = cache;
+            return this;
+        }
+
+        /**
+         * The largest member a streamed shard (over HTTP, from a command, gzip-compressed) may
+         * have: it is held whole in memory, so a larger one fails its shard before anything is
+         * allocated for it (default 1 GiB, or a quarter of the heap when that is less). Mapped
+         * shards need no such bound.
+         */
+        public Builder maxMemberBytes(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("a largest member is positive, not " + bytes + " bytes");
+            }
+            this.maxMemberBytes = bytes;
             return this;
         }
 

@@ -168,6 +168,27 @@ class GzipShardsTest {
     }
 
     @Test
+    void aStreamedMemberOverTheLimitFailsItsShardBeforeAnythingIsAllocated() throws IOException {
+        // 4 MB of zeros inflate from a few kilobytes: a gzip bomb in miniature
+        try (ShardWriter w = ShardWriter.builder(dir.resolve("bomb-%d.tar").toString()).build()) {
+            w.write("000000", java.util.Map.of("bin", new byte[4 << 20]));
+            w.write("000001", java.util.Map.of("bin", new byte[1 << 20]));
+        }
+        Path bomb = dir.resolve("bomb.tar.gz");
+        Files.write(bomb, gzip(Files.readAllBytes(dir.resolve("bomb-0.tar"))));
+        assertThat(Files.size(bomb)).isLessThan(64 << 10);
+        TarShardDataset strict = TarShardDataset.builder(List.of(bomb.toString())).maxMemberBytes(2 << 20).build();
+        assertThatThrownBy(() -> readAll(strict)).isInstanceOf(TarException.class)
+                .hasMessageContaining(bomb.toString())
+                .hasMessageContaining("4194304 bytes")
+                .hasMessageContaining("maxMemberBytes");
+        TarShardDataset roomy = TarShardDataset.builder(List.of(bomb.toString())).maxMemberBytes(4 << 20).build();
+        assertThat(readAll(roomy)).hasSize(2);
+        assertThatThrownBy(() -> TarShardDataset.builder(List.of(bomb.toString())).maxMemberBytes(0))
+                .hasMessageContaining("positive");
+    }
+
+    @Test
     void randomAccessRefusesCompressedShards() {
         assertThatThrownBy(() -> IndexedTarDataset.open(List.of(dir.resolve("g-0.tar.gz").toString()),
                 IndexedTarDataset.MissingIndex.BUILD))
