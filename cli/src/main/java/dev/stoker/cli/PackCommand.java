@@ -44,7 +44,9 @@ import picocli.CommandLine.Spec;
             "",
             "The layout is detected (a folder of folders is an image folder) unless",
             "--layout says. A new shard starts after --max-samples samples, or before",
-            "one would grow past --max-bytes.",
+            "one would grow past --max-bytes. An output name ending in .gz or .tgz",
+            "writes gzip-compressed shards, without .idx files (they are read as",
+            "streams).",
             "",
             "--to lmdb writes one LMDB environment instead (the folder -o names), in",
             "W8's layout, as Python's lmdb and Stoker's LmdbDataset read it: sample i",
@@ -58,7 +60,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  stoker pack data/jpeg -o shards/shard-%%06d.tar --max-samples 250",
             "  stoker pack data/jpeg -o out/train-%%04d.tar --max-bytes 1G --shuffle --seed 3",
-            "  stoker pack captions.jsonl -o text/part-%%05d.tar",
+            "  stoker pack captions.jsonl -o text/part-%%05d.tar.gz",
             "  stoker pack data/jpeg --to lmdb -o data/lmdb --shuffle --seed 3",
             "",
             "Then: stoker inspect shards/shard-000000.tar"
@@ -197,7 +199,8 @@ final class PackCommand implements Callable<Integer> {
         long shardBytes = shards.stream().mapToLong(ShardWriter.ShardInfo::bytes).sum();
         summaryHead(out, source, order.size(), totalFiles, totalBytes);
         out.printf(Locale.ROOT, "  wrote %d shard%s, %s in all%s: %s%s%n", shards.size(), shards.size() == 1 ? "" : "s",
-                ByteSize.format(shardBytes), noIndex ? "" : " (each with its .idx)", shards.getFirst().path(),
+                ByteSize.format(shardBytes), noIndex || compressed(output) ? "" : " (each with its .idx)",
+                shards.getFirst().path(),
                 shards.size() > 1 ? " ... " + shards.getLast().path() : "");
         summaryTail(out, source, totalBytes, seconds);
         return CommandLine.ExitCode.OK;
@@ -342,5 +345,9 @@ final class PackCommand implements Callable<Integer> {
         err.println("stoker pack: " + message);
         err.flush();
         return CommandLine.ExitCode.SOFTWARE;
+    }
+
+    private static boolean compressed(String pattern) {
+        return pattern.endsWith(".gz") || pattern.endsWith(".tgz");
     }
 }

@@ -123,6 +123,12 @@ class PackInspectCommandTest {
         r = BenchCommandTest.run("inspect", dir.resolve("i-0.tar.gz").toString());
         assertThat(r.exit()).as(r.out()).isZero();
         assertThat(r.out()).contains("gzip-compressed tar shard", "12 samples, 24 members").doesNotContain("index");
+        r = BenchCommandTest.run("pack", root.toString(), "-q", "-o", dir.resolve("z-%d.tar.gz").toString());
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(dir.resolve("z-0.tar.gz")).exists();
+        assertThat(dir.resolve("z-0.tar.gz.idx")).doesNotExist();
+        assertThat(BenchCommandTest.run("inspect", dir.resolve("z-0.tar.gz").toString()).out())
+                .contains("gzip-compressed tar shard", "12 samples, 24 members");
         r = BenchCommandTest.run("inspect", "pipe:cat '" + dir.resolve("gone.tar") + "'");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("exited with status 1", "No such file");

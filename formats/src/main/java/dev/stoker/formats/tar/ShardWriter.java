@@ -14,6 +14,7 @@ import java.util.IllegalFormatException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Writes samples into WebDataset tar shards: each field of a sample is a member
@@ -24,6 +25,10 @@ import java.util.Map;
  * larger than that gets a shard of its own). Shards are named by a
  * {@link String#format} pattern with the shard number, written under a temporary name and renamed
  * when complete, each with its {@link ShardIndex} sidecar unless turned off.
+ *
+ * <p>A pattern that ends in {@code .gz} or {@code .tgz} writes gzip-compressed shards, as
+ * WebDataset's writer does: {@code maxBytes} then bounds the tar before compression, and no
+ * sidecar is written (a compressed shard is read as a stream, never by offset).
  *
  * <pre>{@code
  * try (ShardWriter w = ShardWriter.builder("out/shard-%06d.tar").maxSamples(1000).build()) {
@@ -173,6 +178,9 @@ public final class ShardWriter implements AutoCloseable {
                 Files.createDirectories(path.getParent());
             }
             out = new BufferedOutputStream(Files.newOutputStream(partial), 1 << 20);
+            if (compressed()) {
+                out = new GZIPOutputStream(out, 1 << 16);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create shard " + partial + ": " + e.getMessage(), e);
         }
@@ -194,14 +202,19 @@ public final class ShardWriter implements AutoCloseable {
             out.close();
             out = null;
             Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            if (writeIndex) {
+            if (writeIndex && !compressed()) {
                 index.build(total).write(ShardIndex.sidecar(path));
             }
-            finished.add(new ShardInfo(path, samples, total));
+            finished.add(new ShardInfo(path, samples, compressed() ? Files.size(path) : total));
         } catch (IOException e) {
             throw new UncheckedIOException("finishing shard " + partial + " failed: " + e.getMessage(), e);
         }
         shardNumber++;
+    }
+
+    private boolean compressed() {
+        String name = path.getFileName().toString();
+        return name.endsWith(".gz") || name.endsWith(".tgz");
     }
 
     /** The shards finished so far (all of them after {@link #close()}). */

@@ -189,6 +189,28 @@ class GzipShardsTest {
     }
 
     @Test
+    void theWriterCompressesWhenTheNameSaysGzAndPythonReadsIt() throws Exception {
+        try (ShardWriter w = ShardWriter.builder(dir.resolve("w-%d.tar.gz").toString()).maxSamples(30).build()) {
+            samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.close();
+            assertThat(w.shards()).hasSize(2).allSatisfy(info -> {
+                assertThat(GzipShards.isGzip(info.path())).isTrue();
+                assertThat(info.bytes()).isEqualTo(Files.size(info.path()));
+            });
+        }
+        assertThat(dir.resolve("w-0.tar.gz.idx")).doesNotExist();
+        assertAllSamples(readAll(TarShardDataset.builder(dir.resolve("w-{0..1}.tar.gz").toString()).build()));
+        Assumptions.assumeTrue(ShardWriterTest.hasPython(), "python3 is not installed");
+        Process p = new ProcessBuilder("python3", "-c",
+                "import tarfile,sys\nprint(len(tarfile.open(sys.argv[1], 'r:gz').getnames()))",
+                dir.resolve("w-0.tar.gz").toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        long members = samples.subList(0, 30).stream().mapToLong(s -> s.fields().size()).sum();
+        assertThat(out).isEqualTo(Long.toString(members));
+    }
+
+    @Test
     void randomAccessRefusesCompressedShards() {
         assertThatThrownBy(() -> IndexedTarDataset.open(List.of(dir.resolve("g-0.tar.gz").toString()),
                 IndexedTarDataset.MissingIndex.BUILD))
