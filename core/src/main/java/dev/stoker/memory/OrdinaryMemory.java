@@ -1,8 +1,13 @@
 package dev.stoker.memory;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 
-/** Off-heap memory from the JVM's allocator, one shared arena per block. */
+/**
+ * Off-heap memory, one shared arena per block: blocks of 2 MiB and more as anonymous mappings
+ * advised for huge pages where the platform has them ({@link AnonymousMemory}), since that is what
+ * makes a pool's first writes fast; smaller ones, and all of them elsewhere, from the JVM's allocator.
+ */
 final class OrdinaryMemory implements MemorySource {
     static final OrdinaryMemory INSTANCE = new OrdinaryMemory();
 
@@ -12,11 +17,17 @@ final class OrdinaryMemory implements MemorySource {
     public Allocation allocate(long bytes, long alignment) {
         Arena arena = Arena.ofShared();
         try {
-            return new Allocation(arena.allocate(bytes, alignment), arena, false);
+            return new Allocation(fresh(bytes, alignment, arena), arena, false);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;
         }
+    }
+
+    /** A zeroed block owned by {@code arena}: mapped when it is large and the platform can, else allocated. */
+    static MemorySegment fresh(long bytes, long alignment, Arena arena) {
+        MemorySegment mapped = bytes >= AnonymousMemory.HUGE_PAGE ? AnonymousMemory.map(bytes, alignment, arena) : null;
+        return mapped != null ? mapped : arena.allocate(bytes, alignment);
     }
 
     @Override
@@ -26,6 +37,8 @@ final class OrdinaryMemory implements MemorySource {
 
     @Override
     public String describe() {
-        return "ordinary off-heap memory";
+        return AnonymousMemory.available()
+                ? "ordinary off-heap memory (blocks of 2 MiB and more mapped for transparent huge pages)"
+                : "ordinary off-heap memory";
     }
 }
