@@ -11,8 +11,12 @@ package dev.stoker.vision.decode;
  * @param maxPixels      images with more pixels (width x height) than this are refused before
  *     any memory is taken for them: a decompression bomb is a small file that claims a huge size
  * @param allowTruncated accept an image whose data ends early or is damaged, with the missing
- *     part filled in as the decoder does (grey): PIL's {@code ImageFile.LOAD_TRUNCATED_IMAGES}.
- *     Off by default, so that a damaged file is an error, as with PIL
+ *     part filled in as the decoder does: PIL's {@code ImageFile.LOAD_TRUNCATED_IMAGES}. What
+ *     libjpeg's warnings skip is grey (or, in a progressive JPEG, as the earlier scans left it);
+ *     rows after an error libjpeg-turbo cannot get past are black, as PIL leaves them, which for
+ *     a progressive JPEG (all its scans are read before any row is made) is the whole image.
+ *     ImageIO, where it decodes, refuses what it cannot get past. A JPEG of more than 500 scans
+ *     is refused either way. Off by default, so that a damaged file is an error, as with PIL
  * @param useTurboJpeg   use libjpeg-turbo when the system has it (default); false forces the
  *     JDK's ImageIO
  */

@@ -10,11 +10,17 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Decoding is two steps, so that a caller can choose the scale from the size:
  * {@link #open} reads the header (and checks it against the pixel limit), {@link #decode}
- * decodes. libjpeg-turbo is tried first; whatever it cannot read (CMYK with some files, PNG,
- * arithmetic coding) goes to ImageIO before the session gives up with an {@link ImageDecodeException}
- * naming the source and what each decoder said. Data libjpeg-turbo finds damaged, when damaged
- * files are refused ({@link DecodeOptions#allowTruncated()} off), is refused at once: ImageIO
- * would warn on the same bytes, after decoding all of them.
+ * decodes. libjpeg-turbo is tried first; what its header reader refuses (PNG and the other
+ * formats, CMYK with unusual sampling, 12-bit and lossless JPEGs) goes to ImageIO before the
+ * session gives up with an {@link ImageDecodeException} naming the source and what each decoder
+ * said.
+ *
+ * <p>A JPEG whose header libjpeg-turbo has read stays with libjpeg-turbo, damaged or not. With
+ * damaged files refused ({@link DecodeOptions#allowTruncated()} off) its first warning or error
+ * refuses the image; with them allowed the image is what it decoded, the rest filled in (see
+ * {@link DecodeOptions#allowTruncated()}). ImageIO is not asked again: the JDK's libjpeg stops on
+ * the same errors and warns on the same damage, and for a progressive JPEG it first renders the
+ * whole image once per scan, seconds for a damaged file of a few hundred scans.
  *
  * <pre>{@code
  * try (ImageDecoder decoder = ImageDecoder.create();
@@ -109,11 +115,8 @@ public final class DecodeSession implements AutoCloseable {
             try {
                 return turbo.decode(nativeData, turboHeader, scale, pixels, owner.options().allowTruncated());
             } catch (DecoderFailure f) {
-                turboFailure = f.getMessage();
-                if (f.isFinal()) {
-                    throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
-                            + header.width() + "x" + header.height() + " (libjpeg-turbo: " + turboFailure + ")");
-                }
+                throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
+                        + header.width() + "x" + header.height() + " (libjpeg-turbo: " + f.getMessage() + ")");
             }
         }
         try {

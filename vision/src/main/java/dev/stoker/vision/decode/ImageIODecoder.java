@@ -58,8 +58,7 @@ final class ImageIODecoder {
             // fallback would spend minutes on them.
             if (reader.getFormatName().equalsIgnoreCase("jpeg")
                     && JpegScans.count(data, JpegScans.MAX_SCANS) > JpegScans.MAX_SCANS) {
-                throw new DecoderFailure("more than " + JpegScans.MAX_SCANS
-                        + " scans, each a pass over the whole image (a file made to take minutes to decode?)");
+                throw new DecoderFailure(JpegScans.TOO_MANY);
             }
             BufferedImage image = reader.read(0);
             if (!warnings.isEmpty() && !options.allowTruncated()) {
