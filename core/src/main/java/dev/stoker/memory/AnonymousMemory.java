@@ -15,8 +15,8 @@ import java.util.Locale;
  * touched fresh memory at 0.3 GB/s, and the same block advised for huge pages at over 10 GB/s. A
  * pool's first batches are written into fresh memory, so this is most of their cost. The block is
  * aligned to 2 MiB, so that the kernel can use huge pages for all of it, and unmapped when its arena
- * closes. Where the calls are missing (not Linux) {@link #map} returns null and the caller
- * allocates as usual.
+ * closes. Where the calls are missing (not Linux), or with {@code -Dstoker.hugepages.disable=true},
+ * {@link #map} returns null and the caller allocates as usual.
  */
 final class AnonymousMemory {
     /** The size of a transparent huge page on x86-64 and most arm64 kernels. */
@@ -30,7 +30,8 @@ final class AnonymousMemory {
 
     static {
         Linker linker = Linker.nativeLinker();
-        boolean linux = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
+        boolean linux = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
+                && !Boolean.getBoolean("stoker.hugepages.disable");
         MMAP = !linux ? null : linker.defaultLookup().find("mmap").map(a -> linker.downcallHandle(a,
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG)))
