@@ -4,10 +4,9 @@ import dev.stoker.data.FillableStreamingDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
 import dev.stoker.data.SampleStream;
+import dev.stoker.data.SampleStreams;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
-import dev.stoker.metrics.Stage;
-import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import java.util.Objects;
@@ -69,37 +68,13 @@ public final class JpegStream<S> implements FillableStreamingDataset<EncodedImag
 
     @Override
     public SampleStream<EncodedImage> open(WorkerContext context) {
-        SampleStream<S> in = source.open(context);
-        return new SampleStream<>() {
-            @Override
-            public boolean hasNext() {
-                long t = Stages.start();
-                boolean more = in.hasNext(); // a tar stream reads the next sample's members here
-                Stages.end(Stage.READ, t);
-                return more;
+        return SampleStreams.timedReads(source.open(context), s -> {
+            EncodedImage e = encoded.apply(s);
+            if (e == null) {
+                throw new IllegalStateException(name() + ": no image for a sample of the stream");
             }
-
-            @Override
-            public EncodedImage next() {
-                long t = Stages.start();
-                EncodedImage e = encoded.apply(in.next());
-                Stages.end(Stage.READ, t);
-                if (e == null) {
-                    throw new IllegalStateException(name() + ": no image for a sample of the stream");
-                }
-                return e;
-            }
-
-            @Override
-            public long skip(long n) {
-                return in.skip(n); // the source's own skip: a tar stream passes over whole shards
-            }
-
-            @Override
-            public void close() {
-                in.close();
-            }
-        };
+            return e;
+        });
     }
 
     @Override

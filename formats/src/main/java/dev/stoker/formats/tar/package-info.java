@@ -11,6 +11,10 @@
  *       {@code http(s)://} URLs mixed), split over ranks and workers by
  *       {@link dev.stoker.formats.tar.ShardAssignment}, with a seeded
  *       {@link dev.stoker.formats.tar.ShuffleBuffer}.
+ *   <li>{@link dev.stoker.formats.tar.TarTensorStream}: numeric samples ({@code .npy} arrays,
+ *       {@code .cls} integers, raw little-endian members) written straight into the batch, WebDataset's
+ *       {@code .decode().to_tuple("npy", "cls")} on the fill path; a member that does not fit its
+ *       field is a {@link dev.stoker.formats.tar.TarSampleException} naming the shard, key and member.
  *   <li>{@link dev.stoker.formats.tar.ShardIndex} and
  *       {@link dev.stoker.formats.tar.IndexedTarDataset}: a sidecar {@code .idx} per shard that
  *       makes a set of local shards a map-style dataset.
