@@ -12,7 +12,8 @@ package dev.stoker.data;
  *
  * <pre>{@code
  * // stream yields encoded JPEG bytes; fill decodes each into its row: {image: (n, 3, 224, 224), label: (n)}
- * FillableStreamingDataset<EncodedImage> images = JpegStream.of(shards, TarSample::encodedImage, pipeline);
+ * FillableStreamingDataset<EncodedImage> images = JpegStream.of(shards,
+ *         s -> new EncodedImage(s.segment("jpg"), Long.parseLong(s.string("cls").strip()), s.key()), pipeline);
  * DataLoader.builder(images).batchSize(64).numWorkers(4).build();
  * }</pre>
  *

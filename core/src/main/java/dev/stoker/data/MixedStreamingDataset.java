@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * StreamingDataset<TarSample> web = TarShardDataset.builder("web-{000000..000999}.tar").build();
  * StreamingDataset<TarSample> books = TarShardDataset.builder("books-{000..099}.tar").build();
  * MixedStreamingDataset<TarSample> mix = MixedStreamingDataset.of(List.of(web, books), 0.8, 0.2);
- * DataLoader.builder(JpegStream.of(mix, TarSample::encodedImage, pipeline)).batchSize(64).build();
+ * DataLoader.builder(JpegStream.of(mix, s -> new EncodedImage(s.segment("jpg"), 0, s.key()), pipeline))
+ *         .batchSize(64).build();
  * }</pre>
  *
  * @param <T> what the sources yield

@@ -12,7 +12,7 @@ import java.util.function.Function;
  * passes over what it can without reading it.
  *
  * <pre>{@code
- * SampleStream<EncodedImage> images = SampleStreams.timedReads(shards.open(ctx), TarSample::encodedImage);
+ * SampleStream<byte[]> images = SampleStreams.timedReads(shards.open(ctx), s -> s.bytes("jpg"));
  * }</pre>
  */
 public final class SampleStreams {
