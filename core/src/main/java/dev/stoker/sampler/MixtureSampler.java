@@ -29,7 +29,9 @@ import java.util.PrimitiveIterator;
  *       {@code dropLast}, exactly as {@link DistributedSampler} does with a dataset.
  * </ol>
  * Nothing of the sources' sizes is built: a position maps to its index through two permutations
- * and a search over the sources, so resume skips to any position at no cost.
+ * and a search over the sources, so resume skips to any position at no cost. To resume on another
+ * number of ranks, build it for one rank and give it to {@link ElasticBatchSampler#over} as the
+ * global order.
  *
  * <pre>{@code
  * ConcatDataset<Window> all = Datasets.concat(web, books, code);

@@ -79,4 +79,36 @@ class MixtureLoaderTest {
             assertThat(seen).as("trial %d, stop after %d", trial, stopAfter).containsExactlyElementsOf(expected);
         }
     }
+
+    @Test
+    void aMixtureAsAnElasticOrderResumesOnAnotherNumberOfRanks() {
+        ConcatDataset<Long> all = sources();
+        MixtureSampler order = mixture(all, 77);
+        java.util.Map<Long, Integer> expected = new java.util.HashMap<>();
+        order.iterator(0).forEachRemaining((long i) -> expected.merge(i < 100 ? i : i < 140 ? i + 900 : i + 4860, 1,
+                Integer::sum));
+        java.util.Map<Long, Integer> seen = new java.util.HashMap<>();
+        LoaderState state = null;
+        for (int rank = 0; rank < 2; rank++) { // two ranks stop after 3 global batches of 12
+            try (DataLoader<Long> loader = DataLoader.builder(all)
+                    .batchSampler(dev.stoker.sampler.ElasticBatchSampler.over(order, 12, false, rank, 2)).build()) {
+                state = ResumeRuns.stopAfter(loader, 1, 3, b -> count(b, seen), new ArrayList<>());
+            }
+        }
+        for (int rank = 0; rank < 3; rank++) { // three ranks finish the epoch
+            try (DataLoader<Long> loader = DataLoader.builder(all)
+                    .batchSampler(dev.stoker.sampler.ElasticBatchSampler.over(order, 12, false, rank, 3)).build()) {
+                loader.restore(state);
+                ResumeRuns.stopAfter(loader, 1, Integer.MAX_VALUE, b -> count(b, seen), new ArrayList<>());
+            }
+        }
+        assertThat(seen).isEqualTo(expected);
+    }
+
+    private static String count(Batch b, java.util.Map<Long, Integer> seen) {
+        for (long v : b.tensor().toLongArray()) {
+            seen.merge(v, 1, Integer::sum);
+        }
+        return "";
+    }
 }
