@@ -56,16 +56,12 @@ public final class HttpShards {
      * {@code stallTimeout} for the next bytes fails the shard.
      */
     public static TarReader open(String url, HttpClient client, int readAhead, Duration stallTimeout) {
-        Body body = get(url, client, readAhead, stallTimeout);
+        RemoteBytes body = get(url, client, readAhead, stallTimeout);
         return TarReader.open(url, body.in(), body.length());
     }
 
-    /** A response body being read, and its length when the server gave one (else -1). */
-    record Body(InputStream in, long length) {
-    }
-
     /** GETs {@code url}: its body behind the stall guard, once the server has answered 200. */
-    static Body get(String url, HttpClient client, int readAhead, Duration stallTimeout) {
+    static RemoteBytes get(String url, HttpClient client, int readAhead, Duration stallTimeout) {
         HttpRequest request;
         try {
             request = HttpRequest.newBuilder(URI.create(url)).GET().build();
@@ -87,7 +83,7 @@ public final class HttpShards {
                     + (response.statusCode() == 404 ? " (no such shard)" : ""));
         }
         long length = response.headers().firstValueAsLong("content-length").orElse(-1);
-        return new Body(new StallGuardInputStream(response.body(), url, readAhead, stallTimeout), length);
+        return new RemoteBytes(new StallGuardInputStream(response.body(), url, readAhead, stallTimeout), length);
     }
 
     private static String describe(IOException e) {

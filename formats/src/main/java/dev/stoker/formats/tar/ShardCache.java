@@ -2,13 +2,16 @@ package dev.stoker.formats.tar;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -119,6 +122,32 @@ public final class ShardCache {
             return in;
         }
         return new RecordingInputStream(in, part, target, expectedLength, this);
+    }
+
+    /**
+     * The cached copy of {@code location}, fetched whole first when there is none.
+     *
+     * @throws TarException naming the location when it cannot be fetched or kept
+     */
+    Path fetch(String location, HttpClient http, int readAhead, Duration stallTimeout) {
+        Path copy = copyOf(location);
+        if (copy != null) {
+            return copy;
+        }
+        RemoteBytes remote = ShardSources.stream(location, http, readAhead, stallTimeout);
+        try (InputStream in = recording(location, remote.in(), remote.length())) {
+            in.transferTo(OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            throw new TarException(location, 0, "fetching it failed: "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+        }
+        copy = copyOf(location);
+        if (copy == null) {
+            throw new TarException(location, 0, "it was fetched but no copy could be kept in " + dir
+                    + (remote.length() >= 0 ? " (it may have ended before its " + remote.length() + " bytes)" : "")
+                    + "; see the warning before this");
+        }
+        return copy;
     }
 
     /** Deletes the copies used least recently until the folder holds at most the limit, sparing {@code keep}. */

@@ -61,19 +61,18 @@ public final class ShardSources {
                 }
             }
         }
-        InputStream in;
-        long length;
-        if (HttpShards.isUrl(location)) {
-            HttpShards.Body body = HttpShards.get(location, http, readAhead, stallTimeout);
-            in = body.in();
-            length = body.length();
-        } else {
-            in = PipeShards.output(location, readAhead, stallTimeout);
-            length = -1;
-        }
-        InputStream kept = cache == null ? in : cache.recording(location, in, length);
+        RemoteBytes remote = stream(location, http, readAhead, stallTimeout);
+        InputStream kept = cache == null ? remote.in() : cache.recording(location, remote.in(), remote.length());
         InputStream tar = GzipShards.inflatingIfGzip(kept, location);
-        return TarReader.open(location, tar, tar == kept ? length : -1, maxMember);
+        return TarReader.open(location, tar, tar == kept ? remote.length() : -1, maxMember);
+    }
+
+    /** The bytes of a streamed location (a URL, a command), and their length when known (else -1). */
+    static RemoteBytes stream(String location, HttpClient http, int readAhead, Duration stallTimeout) {
+        if (HttpShards.isUrl(location)) {
+            return HttpShards.get(location, http, readAhead, stallTimeout);
+        }
+        return new RemoteBytes(PipeShards.output(location, readAhead, stallTimeout), -1);
     }
 
     /** A local tar is mapped; a compressed one is inflated as a stream. */
