@@ -108,6 +108,22 @@ public sealed class ConcatDataset<T> implements Dataset<T> permits FillableConca
         return out;
     }
 
+    /** Each part hears of its own indices, as its own indices. */
+    @Override
+    public void willNeed(long[] indices) {
+        int[] partOf = new int[indices.length];
+        boolean[] seen = new boolean[parts.size()];
+        for (int i = 0; i < indices.length; i++) {
+            partOf[i] = part(indices[i]);
+        }
+        for (int k : partOf) {
+            if (!seen[k]) {
+                seen[k] = true;
+                parts.get(k).willNeed(local(indices, partOf, k));
+            }
+        }
+    }
+
     /** The indices of the batch that fall in part {@code k}, in batch order, as the part's own indices. */
     private long[] local(long[] indices, int[] partOf, int k) {
         int n = 0;

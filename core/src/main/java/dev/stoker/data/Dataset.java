@@ -43,6 +43,16 @@ public interface Dataset<T> {
         return out;
     }
 
+    /**
+     * A hint that the samples at {@code indices} will be asked for soon: the loader gives each
+     * batch's indices a few batches before it makes it ({@code LoaderBuilder.lookahead}). A
+     * dataset whose samples are slow to reach the first time (a remote shard to fetch, a file to
+     * read ahead) starts that work here, without waiting for it: this is called on the loader's
+     * own path and must return at once. The default does nothing.
+     */
+    default void willNeed(long[] indices) {
+    }
+
     /** A name for error messages and reports; the class name unless overridden. */
     default String name() {
         String simple = getClass().getSimpleName();

@@ -39,6 +39,11 @@ public final class MappedDataset<T, R> implements Dataset<R> {
     }
 
     @Override
+    public void willNeed(long[] indices) {
+        dataset.willNeed(indices);
+    }
+
+    @Override
     public List<R> getBatch(long[] indices) {
         List<T> inner = dataset.getBatch(indices);
         List<R> out = new ArrayList<>(inner.size());

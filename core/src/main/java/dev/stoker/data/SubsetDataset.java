@@ -69,6 +69,11 @@ public sealed class SubsetDataset<T> implements Dataset<T> permits FillableSubse
     }
 
     @Override
+    public void willNeed(long[] indices) {
+        dataset.willNeed(parentIndices(indices));
+    }
+
+    @Override
     public List<T> getBatch(long[] batch) {
         return dataset.getBatch(parentIndices(batch));
     }

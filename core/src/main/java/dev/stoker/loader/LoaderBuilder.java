@@ -56,6 +56,7 @@ public final class LoaderBuilder<T> {
     private int worldSize = 1;
     private Consumer<WorkerContext> workerInit;
     private int ioConcurrency;
+    private int lookahead = -1; // -1: the in-flight bound
     private SamplePolicy badSamples = SamplePolicy.FAIL;
     private long snapshotEvery;
     private Duration profileEvery;
@@ -342,6 +343,26 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * How many batches ahead a map-style dataset hears, through {@link Dataset#willNeed}, of the
+     * samples a batch will ask for (default {@code prefetchFactor x max(1, numWorkers)}, the
+     * batches in flight; 0 for never). A dataset that fetches remote data on first use
+     * ({@code RemoteTarDataset}: a whole shard) starts those fetches that many batches early;
+     * raise it when a fetch takes longer than that many steps. The batches and their order stay
+     * the sampler's; only index arrays are read ahead.
+     *
+     * <pre>{@code
+     * DataLoader.builder(remoteShards).batchSampler(shardLocal).numWorkers(4).lookahead(32).build();
+     * }</pre>
+     */
+    public LoaderBuilder<T> lookahead(int batches) {
+        if (batches < 0) {
+            throw new IllegalArgumentException("lookahead is 0 (off) or more batches, not " + batches);
+        }
+        this.lookahead = batches;
+        return this;
+    }
+
+    /**
      * What to do with a sample whose {@code get} or {@code fill} (or a stream's {@code next()})
      * throws an exception (default {@link SamplePolicy#FAIL}: its batch fails with a
      * {@link LoaderException}). {@link SamplePolicy#SKIP} leaves it out of its batch, which
@@ -383,7 +404,8 @@ public final class LoaderBuilder<T> {
         Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
         LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
                 c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
-                workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot, profileEvery, onProfile);
+                workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot, profileEvery, onProfile,
+                lookahead >= 0 ? lookahead : prefetchFactor * Math.max(1, numWorkers));
         boolean own = pool == null;
         BufferPool p = own
                 ? BufferPool.builder()

@@ -6,6 +6,7 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.sampler.BatchSampler;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.function.Consumer;
 
 /**
@@ -23,6 +24,7 @@ import java.util.function.Consumer;
  * @param onSnapshot    given each snapshot, or {@code null}
  * @param profileEvery  hand a window of the profile to {@code onProfile} this often, or {@code null} for never
  * @param onProfile     given each window's profile, or {@code null}
+ * @param lookahead     how many batches ahead a map-style dataset hears of a batch ({@code willNeed}), 0 for never
  */
 record LoaderSettings<T>(
         String datasetName,
@@ -46,9 +48,21 @@ record LoaderSettings<T>(
         long snapshotEvery,
         Consumer<LoaderState> onSnapshot,
         Duration profileEvery,
-        Consumer<LoaderProfile> onProfile) {
+        Consumer<LoaderProfile> onProfile,
+        int lookahead) {
 
     boolean isStreaming() {
         return streamingDataset != null;
+    }
+
+    /** A pass's index batches, each told to the dataset {@link #lookahead} batches before it is made. */
+    Iterator<long[]> hinted(Iterator<long[]> batches) {
+        return Lookahead.of(batches, lookahead, indices -> {
+            try {
+                dataset.willNeed(indices);
+            } catch (RuntimeException e) {
+                // a hint: what it would have started is done, and reported, when the batch is made
+            }
+        });
     }
 }

@@ -19,7 +19,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
         super(settings, maker, epoch, crew, ownsCrew, grace);
         this.plan = plan;
         this.log = log;
-        this.feed = new IndexFeed(plan.remaining(settings.batchSampler().iterator(epoch)));
+        this.feed = new IndexFeed(settings.hinted(plan.remaining(settings.batchSampler().iterator(epoch))));
     }
 
     @Override

@@ -41,6 +41,7 @@ final class SerialEngine<T> implements Engine {
     private static final class MapPass<T> implements BatchSource {
         private final BatchPlan plan;
         private final DeliveryLog log;
+        private final LoaderSettings<T> settings;
         private final BatchSampler sampler;
         private final BatchMaker<T> maker;
         private final long epoch;
@@ -52,6 +53,7 @@ final class SerialEngine<T> implements Engine {
         MapPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan, DeliveryLog log) {
             this.plan = plan;
             this.log = log;
+            this.settings = settings;
             this.sampler = settings.batchSampler();
             this.maker = maker;
             this.epoch = epoch;
@@ -64,7 +66,7 @@ final class SerialEngine<T> implements Engine {
                 return null;
             }
             if (batches == null) {
-                batches = plan.remaining(sampler.iterator(epoch));
+                batches = settings.hinted(plan.remaining(sampler.iterator(epoch)));
             }
             while (batches.hasNext()) {
                 long[] indices = batches.next();

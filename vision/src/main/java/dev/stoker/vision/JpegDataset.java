@@ -95,6 +95,11 @@ public final class JpegDataset<S> implements FillableDataset<ImageSample> {
     }
 
     @Override
+    public void willNeed(long[] indices) {
+        source.willNeed(indices); // a remote source starts its fetches
+    }
+
+    @Override
     public ImageSample get(long index) {
         EncodedImage e = encoded(index);
         Tensor image = new Tensor(heap(imageShape.elements() * dtype.byteSize()), dtype, imageShape);

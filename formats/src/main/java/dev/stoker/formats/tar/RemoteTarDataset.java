@@ -43,8 +43,10 @@ import java.util.function.UnaryOperator;
  * }</pre>
  *
  * <p>A shard's fetch blocks the workers that need it; a worker asking for a shard another is
- * fetching waits for that fetch instead of starting its own. A fetch runs on a thread of its own
- * and finishes into the cache even when the loader that asked for it closes. The cached copy must be the shard the
+ * fetching waits for that fetch instead of starting its own. A loader tells it a few batches
+ * ahead which samples it will ask for ({@link #willNeed}, {@code LoaderBuilder.lookahead}), so the
+ * fetches start before the workers wait. A fetch runs on a thread of its own and finishes into
+ * the cache even when the loader that asked for it closes. The cached copy must be the shard the
  * sidecar describes (its length is checked); a stale one is refused naming both. Gzip-compressed
  * shards cannot be read by offset and are refused.
  */
@@ -123,8 +125,42 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
         return indices[s];
     }
 
+    /**
+     * Starts fetching the shards that hold {@code indices}, without waiting: the loader calls this
+     * a few batches before it asks for the samples ({@code LoaderBuilder.lookahead}).
+     */
+    @Override
+    public void willNeed(long[] indices) {
+        int last = -1;
+        for (long i : indices) {
+            if (i >= 0 && i < size() && !closed) {
+                int s = shardOf(i);
+                if (s != last) { // a batch's indices often run through one shard
+                    mapping(s);
+                    last = s;
+                }
+            }
+        }
+    }
+
     /** Shard {@code s}'s map: fetched and mapped by the first caller, waited for by the others. */
     private MemorySegment shard(int s) {
+        Future<MemorySegment> f = mapping(s);
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TarException(shards[s], 0, "interrupted while waiting for the shard to be fetched", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new TarException(shards[s], 0, "fetching it failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Shard {@code s}'s map as it is, or as it will be once the fetch this starts is done. */
+    private Future<MemorySegment> mapping(int s) {
         CompletableFuture<MemorySegment> mine = null;
         Future<MemorySegment> f;
         synchronized (mapped) {
@@ -151,17 +187,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
                 }
             });
         }
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TarException(shards[s], 0, "interrupted while waiting for the shard to be fetched", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new TarException(shards[s], 0, "fetching it failed: " + e.getCause(), e.getCause());
-        }
+        return f;
     }
 
     /** Lets the least recently used maps go down to the bound; a fetch under way is never dropped (others wait on it). */

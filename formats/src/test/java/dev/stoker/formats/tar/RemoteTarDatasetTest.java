@@ -2,6 +2,7 @@ package dev.stoker.formats.tar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.stoker.loader.Batch;
@@ -110,6 +111,21 @@ class RemoteTarDatasetTest {
         assertThat(samples.get(99).sameAs(again.get(99))).isTrue();
         assertThat(requestsFor("/r-7.tar")).isEqualTo(1);
         assertThat(requestsFor("/r-7.tar.idx")).isEqualTo(1);
+    }
+
+    @Test
+    void aHintStartsTheFetchWithoutWaitingAndTheSampleUsesIt() {
+        RemoteTarDataset ds = remote().build();
+        ds.willNeed(new long[] {80, 81, 90}); // shard 6
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> { // a hang guard, not a speed check
+            while (requestsFor("/r-6.tar") == 0) {
+                Thread.sleep(5);
+            }
+        });
+        assertThat(samples.get(81).sameAs(ds.get(81))).isTrue();
+        assertThat(requestsFor("/r-6.tar")).isEqualTo(1);
+        assertThat(requestsFor("/r-5.tar")).isZero();
+        ds.willNeed(new long[] {-1, 1000}); // outside: ignored, as a hint may be
     }
 
     @Test
