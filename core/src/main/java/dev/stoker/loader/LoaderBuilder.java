@@ -33,6 +33,9 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class LoaderBuilder<T> {
+    /** Batches of lookahead unless set: a few shards' worth at common batch sizes, for a few kilobytes of indices. */
+    public static final int DEFAULT_LOOKAHEAD = 16;
+
     private final Dataset<T> dataset;
     private final StreamingDataset<T> streaming;
     private int batchSize = 1;
@@ -56,7 +59,7 @@ public final class LoaderBuilder<T> {
     private int worldSize = 1;
     private Consumer<WorkerContext> workerInit;
     private int ioConcurrency;
-    private int lookahead = -1; // -1: the in-flight bound
+    private int lookahead = -1; // -1: the default
     private SamplePolicy badSamples = SamplePolicy.FAIL;
     private long snapshotEvery;
     private Duration profileEvery;
@@ -344,11 +347,12 @@ public final class LoaderBuilder<T> {
 
     /**
      * How many batches ahead a map-style dataset hears, through {@link Dataset#willNeed}, of the
-     * samples a batch will ask for (default {@code prefetchFactor x max(1, numWorkers)}, the
-     * batches in flight; 0 for never). A dataset that fetches remote data on first use
+     * samples a batch will ask for (default {@value #DEFAULT_LOOKAHEAD}, or the batches in flight,
+     * {@code prefetchFactor x numWorkers}, when more; 0 for never). Only index arrays are held
+     * for it, and a dataset without {@code willNeed} ignores it. A dataset that fetches remote data on first use
      * ({@code RemoteTarDataset}: a whole shard) starts those fetches that many batches early;
      * raise it when a fetch takes longer than that many steps. The batches and their order stay
-     * the sampler's; only index arrays are read ahead.
+     * the sampler's.
      *
      * <pre>{@code
      * DataLoader.builder(remoteShards).batchSampler(shardLocal).numWorkers(4).lookahead(32).build();
@@ -405,7 +409,7 @@ public final class LoaderBuilder<T> {
         LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
                 c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
                 workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot, profileEvery, onProfile,
-                lookahead >= 0 ? lookahead : prefetchFactor * Math.max(1, numWorkers));
+                lookahead >= 0 ? lookahead : Math.max(DEFAULT_LOOKAHEAD, prefetchFactor * Math.max(1, numWorkers)));
         boolean own = pool == null;
         BufferPool p = own
                 ? BufferPool.builder()

@@ -98,12 +98,19 @@ class LookaheadTest {
     }
 
     @Test
-    void theDefaultLooksAheadByTheBatchesInFlightAndZeroTurnsItOff() {
+    void theDefaultLooksAheadSixteenBatchesOrTheBatchesInFlightAndZeroTurnsItOff() {
         Recording on = new Recording(400);
         try (DataLoader<Long> loader = DataLoader.builder(on).batchSize(4).prefetchFactor(3).build()) {
             var it = loader.iterator();
             it.next().close();
-            assertThat(on.hints).hasSize(1 + 3); // the batch made, and three (3 x max(1, 0 workers)) ahead
+            assertThat(on.hints).hasSize(1 + LoaderBuilder.DEFAULT_LOOKAHEAD); // the batch made, and 16 ahead
+            it.close();
+        }
+        Recording many = new Recording(4000);
+        try (DataLoader<Long> loader = DataLoader.builder(many).batchSize(4).prefetchFactor(5).numWorkers(4).build()) {
+            var it = loader.iterator();
+            it.next().close();
+            assertThat(many.hints.size()).isGreaterThanOrEqualTo(1 + 20); // 5 x 4 batches in flight
             it.close();
         }
         Recording off = new Recording(40);
