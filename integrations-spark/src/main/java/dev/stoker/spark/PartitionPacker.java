@@ -44,8 +44,11 @@ final class PartitionPacker implements Function2<Integer, Iterator<Row>, Iterato
         List<String> reasons = new ArrayList<>();
         long skipped = 0;
         try {
-            // the staging path goes into a format pattern: a '%' in a folder name must stay a '%'
-            ShardWriter.Builder builder = ShardWriter.builder(staging.toString().replace("%", "%%") + "/shard-%06d.tar")
+            // The staging path goes into a format pattern: a '%' in a folder name must stay a '%'.
+            // Its names end as the final ones do, so that .gz and .tgz shards are written compressed.
+            String last = plan.names().name(0, 0);
+            String ending = last.endsWith(".gz") || last.endsWith(".tgz") ? ".tar.gz" : ".tar";
+            ShardWriter.Builder builder = ShardWriter.builder(staging.toString().replace("%", "%%") + "/shard-%06d" + ending)
                     .maxSamples(plan.maxSamples()).maxBytes(plan.maxBytes()).writeIndex(plan.writeIndex());
             ShardWriter writer = builder.build();
             try (writer) { // closing finishes the last shard, so that shards() lists them all
@@ -78,8 +81,9 @@ final class PartitionPacker implements Function2<Integer, Iterator<Row>, Iterato
             for (int i = 0; i < written.size(); i++) {
                 ShardWriter.ShardInfo info = written.get(i);
                 Path target = out.resolve(plan.names().name(partition, i));
-                if (plan.writeIndex()) {
-                    move(ShardIndex.sidecar(info.path()), ShardIndex.sidecar(target));
+                Path sidecar = ShardIndex.sidecar(info.path());
+                if (plan.writeIndex() && Files.exists(sidecar)) { // a gzip-compressed shard has none
+                    move(sidecar, ShardIndex.sidecar(target));
                 }
                 move(info.path(), target);
                 shards.add(new ShardFile(target.toString(), info.samples(), info.bytes()));

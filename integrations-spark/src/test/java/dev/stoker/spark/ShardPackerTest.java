@@ -204,6 +204,25 @@ class ShardPackerTest {
     }
 
     @Test
+    void aGzNameWritesCompressedShardsWithoutSidecarsThatStreamBack() throws IOException {
+        PackSummary summary = packer(dir).shardName("z-%05d-%06d.tar.gz").maxSamples(30).build()
+                .pack(frame(rows(90, 3), 3));
+        assertThat(summary.shardPaths()).isNotEmpty().allSatisfy(p -> {
+            assertThat(p).endsWith(".tar.gz");
+            assertThat(Path.of(p + ".idx")).doesNotExist();
+        });
+        try (var in = Files.newInputStream(Path.of(summary.shardPaths().getFirst()))) {
+            assertThat(in.read()).isEqualTo(0x1f); // gzip's magic
+        }
+        List<String> keys = new ArrayList<>();
+        try (SampleStream<TarSample> s = TarShardDataset.builder(summary.shardPaths()).build()
+                .open(new WorkerContext(0, 1, 0, 1, 0, 0))) {
+            s.forEachRemaining(x -> keys.add(x.key()));
+        }
+        assertThat(keys).containsExactlyInAnyOrderElementsOf(rows(90, 3).stream().map(r -> r.getString(0)).toList());
+    }
+
+    @Test
     void theSameInputGivesTheSameShardNamesAndBytes() throws IOException {
         Dataset<Row> df = frame(rows(90, 4), 3);
         PackSummary a = packer(dir.resolve("a")).maxSamples(20).build().pack(df);
