@@ -1,6 +1,7 @@
 package dev.stoker.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,7 +48,8 @@ class TraceTest {
         assertThat(fetch.path("tid").asLong()).isEqualTo(worker.threadId());
         JsonNode wait = spans.stream().filter(e -> e.path("name").asText().equals("wait")).findFirst().orElseThrow();
         // both measured from the trace's start: the wait began 1 µs before the fetch
-        assertThat(fetch.path("ts").asDouble() - wait.path("ts").asDouble()).isEqualTo(1.0);
+        // (written as decimal microseconds: the difference of two is 1 to within the last bits)
+        assertThat(fetch.path("ts").asDouble() - wait.path("ts").asDouble()).isCloseTo(1.0, within(1e-6));
         assertThat(wait.path("cat").asText()).isEqualTo("consumer");
     }
 
