@@ -41,7 +41,7 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
     private final String[] names;
     private final MemorySegment[] maps;
     private final ShardIndex[] indices;
-    private final long[] starts;
+    private final ShardOffsets offsets;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private IndexedTarDataset(Arena arena, String[] names, MemorySegment[] maps, ShardIndex[] indices) {
@@ -49,10 +49,7 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
         this.names = names;
         this.maps = maps;
         this.indices = indices;
-        this.starts = new long[indices.length + 1];
-        for (int s = 0; s < indices.length; s++) {
-            starts[s + 1] = starts[s] + indices[s].sampleCount();
-        }
+        this.offsets = new ShardOffsets(indices);
     }
 
     /**
@@ -110,7 +107,7 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
 
     @Override
     public long size() {
-        return starts[starts.length - 1];
+        return offsets.size();
     }
 
     @Override
@@ -122,17 +119,12 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
             throw new IllegalStateException(name() + " is closed");
         }
         int s = shardOf(index);
-        return indices[s].sample((int) (index - starts[s]), maps[s], names[s]);
+        return indices[s].sample((int) (index - offsets.start(s)), maps[s], names[s]);
     }
 
     /** The shard that holds global sample {@code index}. */
     public int shardOf(long index) {
-        int pos = Arrays.binarySearch(starts, index);
-        int s = pos >= 0 ? pos : -pos - 2;
-        while (indices[s].sampleCount() == 0 || index >= starts[s + 1]) { // skip empty shards
-            s++;
-        }
-        return s;
+        return offsets.shardOf(index);
     }
 
     /** The number of shards. */

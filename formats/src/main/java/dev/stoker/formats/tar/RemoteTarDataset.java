@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
@@ -53,7 +52,7 @@ import java.util.function.UnaryOperator;
 public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable {
     private final String[] shards;
     private final ShardIndex[] indices;
-    private final long[] starts;
+    private final ShardOffsets offsets;
     private final ShardCache cache;
     private final HttpClient http;
     private final int readAhead;
@@ -66,10 +65,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
     private RemoteTarDataset(Builder b, ShardIndex[] indices) {
         this.shards = b.shards.toArray(String[]::new);
         this.indices = indices;
-        this.starts = new long[indices.length + 1];
-        for (int s = 0; s < indices.length; s++) {
-            starts[s + 1] = starts[s] + indices[s].sampleCount();
-        }
+        this.offsets = new ShardOffsets(indices);
         this.cache = b.cache;
         this.http = b.http;
         this.readAhead = b.readAhead;
@@ -90,7 +86,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
 
     @Override
     public long size() {
-        return starts[starts.length - 1];
+        return offsets.size();
     }
 
     @Override
@@ -102,17 +98,12 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
             throw new IllegalStateException(name() + " is closed");
         }
         int s = shardOf(index);
-        return indices[s].sample((int) (index - starts[s]), shard(s), shards[s]);
+        return indices[s].sample((int) (index - offsets.start(s)), shard(s), shards[s]);
     }
 
     /** The shard that holds global sample {@code index}. */
     public int shardOf(long index) {
-        int pos = Arrays.binarySearch(starts, index);
-        int s = pos >= 0 ? pos : -pos - 2;
-        while (indices[s].sampleCount() == 0 || index >= starts[s + 1]) { // empty shards share a start
-            s++;
-        }
-        return s;
+        return offsets.shardOf(index);
     }
 
     /** The number of shards. */
