@@ -23,6 +23,7 @@ final class RecordingInputStream extends InputStream {
     private final ShardCache cache;
     private OutputStream out; // null once the copy is kept or given up
     private long written;
+    private boolean kept;
 
     RecordingInputStream(InputStream in, Path part, Path target, long expectedLength, ShardCache cache) {
         this.in = in;
@@ -78,6 +79,7 @@ final class RecordingInputStream extends InputStream {
                 return;
             }
             Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            kept = true;
             cache.evict(target);
         } catch (IOException e) {
             giveUp(e);
@@ -104,6 +106,11 @@ final class RecordingInputStream extends InputStream {
         } catch (IOException ignored) {
             // a stray part file; the cache never reads part files
         }
+    }
+
+    /** Whether the stream ended whole and its copy is now in the cache. */
+    boolean kept() {
+        return kept;
     }
 
     @Override

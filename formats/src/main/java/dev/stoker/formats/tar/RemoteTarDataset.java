@@ -194,13 +194,26 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
     }
 
     private MemorySegment fetchAndMap(int s) {
-        Path copy = cache.fetch(shards[s], http, readAhead, stallTimeout);
-        if (GzipShards.isGzip(copy)) {
-            throw new TarException(shards[s], 0, "is gzip-compressed: a compressed shard cannot be read by offset"
-                    + " (stream it with TarShardDataset, or store it uncompressed)");
+        Path copy = null;
+        MemorySegment map = null;
+        for (int attempt = 1; map == null; attempt++) {
+            copy = cache.fetch(shards[s], http, readAhead, stallTimeout); // pinned until mapped
+            try {
+                if (GzipShards.isGzip(copy)) {
+                    throw new TarException(shards[s], 0, "is gzip-compressed: a compressed shard cannot be read by"
+                            + " offset (stream it with TarShardDataset, or store it uncompressed)");
+                }
+                // An automatic arena: samples handed out keep the map alive after it leaves the LRU list.
+                map = MappedTarSource.map(copy, Arena.ofAuto());
+            } catch (TarException e) {
+                // Another process sharing the cache evicted it between the fetch and the map: again.
+                if (attempt == 3 || Files.exists(copy)) {
+                    throw e;
+                }
+            } finally {
+                cache.unpin(copy);
+            }
         }
-        // An automatic arena: samples handed out keep the map alive after it leaves the LRU list.
-        MemorySegment map = MappedTarSource.map(copy, Arena.ofAuto());
         if (map.byteSize() != indices[s].shardLength()) {
             try {
                 Files.deleteIfExists(copy);
@@ -364,7 +377,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
             String location = indexLocation.apply(shard);
             Path copy;
             try {
-                copy = cache.fetch(location, http, readAhead, readTimeout);
+                copy = cache.fetchIndex(location, http, readAhead, readTimeout);
             } catch (TarException e) {
                 throw new TarException(shard, 0, "its index " + location + " could not be fetched ("
                         + e.getMessage() + "); write one with `stoker index` beside the shard", e);
@@ -379,6 +392,8 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
                 }
                 throw new TarException(shard, 0, "its index " + location + " is not a valid shard index: "
                         + e.getMessage(), e);
+            } finally {
+                cache.unpin(copy); // index copies are never evicted; the pin only has to go
             }
         }
     }

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -43,6 +45,8 @@ public final class ShardCache {
 
     private final Path dir;
     private final long limitBytes;
+    /** Copies fetched for a caller that has not opened them yet: eviction in this process leaves them. */
+    private final Map<Path, Integer> pinned = new ConcurrentHashMap<>();
 
     private ShardCache(Path dir, long limitBytes) {
         this.dir = dir;
@@ -84,6 +88,18 @@ public final class ShardCache {
      * locations share one), then the end of the location in safe characters, to be recognizable.
      */
     public Path fileFor(String location) {
+        return named(location, ".tar");
+    }
+
+    /**
+     * The file a copy of the shard index at {@code location} is kept in: as {@link #fileFor}, ending
+     * in {@code .idx}. Index copies are small and not counted against the limit.
+     */
+    public Path indexFileFor(String location) {
+        return named(location, ".idx");
+    }
+
+    private Path named(String location, String suffix) {
         String hash;
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(location.getBytes(StandardCharsets.UTF_8));
@@ -93,12 +109,16 @@ public final class ShardCache {
         }
         String tail = location.replaceAll("[^A-Za-z0-9._-]+", "_");
         tail = tail.substring(Math.max(0, tail.length() - 60));
-        return dir.resolve(hash + "-" + tail + (tail.endsWith(".tar") ? "" : ".tar"));
+        return dir.resolve(hash + "-" + tail + (tail.endsWith(suffix) ? "" : suffix));
     }
 
     /** The cached copy of {@code location}, marked as just used; null when there is none. */
     Path copyOf(String location) {
-        Path file = fileFor(location);
+        return used(fileFor(location));
+    }
+
+    /** {@code file}, marked as just used; null when it is not there. */
+    private static Path used(Path file) {
         try {
             Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()));
             return file;
@@ -112,7 +132,10 @@ public final class ShardCache {
      * kept if the stream ends cleanly with {@code expectedLength} bytes (-1: any length).
      */
     InputStream recording(String location, InputStream in, long expectedLength) {
-        Path target = fileFor(location);
+        return recording(location, in, expectedLength, fileFor(location));
+    }
+
+    private InputStream recording(String location, InputStream in, long expectedLength, Path target) {
         Path part;
         try {
             part = Files.createTempFile(dir, "." + target.getFileName(), PART);
@@ -130,24 +153,54 @@ public final class ShardCache {
      * @throws TarException naming the location when it cannot be fetched or kept
      */
     Path fetch(String location, HttpClient http, int readAhead, Duration stallTimeout) {
-        Path copy = copyOf(location);
+        return fetch(location, fileFor(location), http, readAhead, stallTimeout);
+    }
+
+    /** As {@link #fetch}, for a shard index: kept as {@link #indexFileFor}. */
+    Path fetchIndex(String location, HttpClient http, int readAhead, Duration stallTimeout) {
+        return fetch(location, indexFileFor(location), http, readAhead, stallTimeout);
+    }
+
+    /**
+     * The copy comes back pinned: eviction in this process leaves it until the caller, having
+     * opened it, calls {@link #unpin}. Another process sharing the folder may still evict it; a
+     * caller that finds it gone fetches again.
+     */
+    private Path fetch(String location, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
+        pinned.merge(target, 1, Integer::sum);
+        try {
+            return fetchPinned(location, target, http, readAhead, stallTimeout);
+        } catch (RuntimeException | Error e) {
+            unpin(target);
+            throw e;
+        }
+    }
+
+    /** Lets eviction take {@code copy} again, once its caller has opened it. */
+    void unpin(Path copy) {
+        pinned.computeIfPresent(copy, (p, n) -> n == 1 ? null : n - 1);
+    }
+
+    private Path fetchPinned(String location, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
+        Path copy = used(target);
         if (copy != null) {
             return copy;
         }
         RemoteBytes remote = ShardSources.stream(location, http, readAhead, stallTimeout);
-        try (InputStream in = recording(location, remote.in(), remote.length())) {
+        boolean kept;
+        try (InputStream in = recording(location, remote.in(), remote.length(), target)) {
             in.transferTo(OutputStream.nullOutputStream());
+            kept = in instanceof RecordingInputStream r && r.kept();
         } catch (IOException e) {
             throw new TarException(location, 0, "fetching it failed: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
         }
-        copy = copyOf(location);
-        if (copy == null) {
+        if (!kept) {
             throw new TarException(location, 0, "it was fetched but no copy could be kept in " + dir
                     + (remote.length() >= 0 ? " (it may have ended before its " + remote.length() + " bytes)" : "")
                     + "; see the warning before this");
         }
-        return copy;
+        return target;
     }
 
     /** Deletes the copies used least recently until the folder holds at most the limit, sparing {@code keep}. */
@@ -157,7 +210,8 @@ public final class ShardCache {
         }
         List<Path> copies = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            files.filter(f -> !f.getFileName().toString().endsWith(PART)).forEach(copies::add);
+            files.filter(f -> !f.getFileName().toString().endsWith(PART) && !f.getFileName().toString().endsWith(".idx"))
+                    .forEach(copies::add);
         } catch (IOException e) {
             return; // the next copy tries again
         }
@@ -179,7 +233,7 @@ public final class ShardCache {
             if (total <= limitBytes) {
                 break;
             }
-            if (c.path.equals(keep)) {
+            if (c.path.equals(keep) || pinned.containsKey(c.path)) {
                 continue;
             }
             try {

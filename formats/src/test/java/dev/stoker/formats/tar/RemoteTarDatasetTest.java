@@ -145,6 +145,23 @@ class RemoteTarDatasetTest {
     }
 
     @Test
+    void aCacheTooSmallForTheWorkingSetRefetchesButNeverFailsAReader() throws Exception {
+        RemoteTarDataset ds = RemoteTarDataset.builder(base + "/r-{0..7}.tar")
+                .cache(ShardCache.in(dir.resolve("tiny"), 1)).maxMappedShards(1).build(); // every copy evicts the others
+        Random random = new Random(2);
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            List<Future<Boolean>> checks = new ArrayList<>();
+            for (int t = 0; t < 200; t++) {
+                int i = random.nextInt(100);
+                checks.add(pool.submit(() -> samples.get(i).sameAs(ds.get(i))));
+            }
+            for (Future<Boolean> c : checks) {
+                assertThat(c.get()).isTrue();
+            }
+        }
+    }
+
+    @Test
     void aBlockShuffledElasticOrderReadsEverySampleOnceAcrossAChangeOfRanks() {
         RemoteTarDataset ds = remote().maxMappedShards(2).build();
         Map<String, Integer> seen = new HashMap<>();
@@ -214,7 +231,7 @@ class RemoteTarDatasetTest {
                 .isInstanceOf(TarException.class)
                 .hasMessageContaining(base + "/r-4.tar.idx")
                 .hasMessageContaining("not a valid shard index");
-        assertThat(ShardCache.in(dir.resolve("cache")).fileFor(base + "/r-4.tar.idx")).doesNotExist();
+        assertThat(ShardCache.in(dir.resolve("cache")).indexFileFor(base + "/r-4.tar.idx")).doesNotExist();
     }
 
     @Test
