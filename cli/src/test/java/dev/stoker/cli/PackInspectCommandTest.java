@@ -146,6 +146,31 @@ class PackInspectCommandTest {
     }
 
     @Test
+    void indexOfARemoteShardIsStreamedIntoTheOutFolderAndMatchesALocalScan() throws Exception {
+        Path root = imageFolder();
+        BenchCommandTest.run("pack", root.toString(), "-q", "-o", dir.resolve("m-%d.tar").toString());
+        String remote = "pipe:cat '" + dir.resolve("m-0.tar") + "'";
+        BenchCommandTest.Run r = BenchCommandTest.run("index", remote);
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("--out");
+        r = BenchCommandTest.run("index", "-o", dir.resolve("idx").toString(), remote);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("upload it beside");
+        assertThat(Files.readAllBytes(dir.resolve("idx").resolve("m-0.tar.idx")))
+                .as("the same index a local scan wrote").isEqualTo(Files.readAllBytes(dir.resolve("m-0.tar.idx")));
+        assertThat(BenchCommandTest.run("index", "-o", dir.resolve("idx").toString(), remote).out()).contains("already");
+
+        try (var gz = new java.util.zip.GZIPOutputStream(Files.newOutputStream(dir.resolve("m-0.tar.gz")))) {
+            gz.write(Files.readAllBytes(dir.resolve("m-0.tar")));
+        }
+        r = BenchCommandTest.run("index", "-o", dir.resolve("idx").toString(), "pipe:cat '" + dir.resolve("m-0.tar.gz") + "'");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("gzip-compressed");
+        assertThat(RemoteNames.fileName("pipe:aws s3 cp s3://b/x/train-000001.tar -")).isEqualTo("train-000001.tar");
+        assertThat(RemoteNames.fileName("https://host/a/train-7.tar?sig=1")).isEqualTo("train-7.tar");
+    }
+
+    @Test
     void mistakesGetMessagesForAPerson() {
         BenchCommandTest.Run r = BenchCommandTest.run("pack", dir.resolve("nothing").toString());
         assertThat(r.exit()).isNotZero();

@@ -62,6 +62,11 @@ final class GzipShards {
         }
     }
 
+    /** Whether {@code in} is one that {@link #inflatingIfGzip} made to inflate. */
+    static boolean isInflating(InputStream in) {
+        return in instanceof ToTheEnd;
+    }
+
     private static void closeQuietly(InputStream in) {
         try {
             in.close();

@@ -132,6 +132,22 @@ public final class ShardIndex {
         return b.build(shardLength);
     }
 
+    /**
+     * Indexes a shard read as a stream (a URL, a command's output) to its end: its length is what
+     * the stream held, end marker and padding included. A gzip-compressed shard cannot be indexed
+     * by offset and is refused.
+     *
+     * @throws TarException naming the shard, also when it is compressed
+     */
+    public static ShardIndex scanStream(TarReader tar) {
+        ShardIndex idx = scan(tar, -1);
+        if (tar.inflated()) {
+            throw new TarException(tar.name(), 0, "is gzip-compressed: its members cannot be read by offset, so an"
+                    + " index of it would be no use (store the shard uncompressed)");
+        }
+        return new ShardIndex(tar.position(), idx.keys, idx.firstMember, idx.extensions, idx.offsets, idx.sizes);
+    }
+
     /** Writes this index to {@code file}, whole or not at all (through a temporary file). */
     public void write(Path file) {
         long bytes = HEADER + 4;

@@ -147,6 +147,11 @@ final class StreamTarSource implements TarSource {
     }
 
     @Override
+    public boolean inflated() {
+        return GzipShards.isInflating(in);
+    }
+
+    @Override
     public void close() {
         try {
             in.close();

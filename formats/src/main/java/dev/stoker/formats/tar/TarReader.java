@@ -70,6 +70,11 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
         return source.name();
     }
 
+    /** Whether the shard is read through gzip's inflater (its offsets are not the file's). */
+    public boolean inflated() {
+        return source.inflated();
+    }
+
     /** The byte offset the reader has reached. */
     public long position() {
         return source.position();

@@ -44,6 +44,11 @@ interface TarSource extends AutoCloseable {
     default void finish() {
     }
 
+    /** Whether the bytes are inflated from gzip, so that offsets are not the file's. */
+    default boolean inflated() {
+        return false;
+    }
+
     @Override
     void close();
 }
