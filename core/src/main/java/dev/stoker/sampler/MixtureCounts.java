@@ -64,7 +64,16 @@ final class MixtureCounts {
         return counts;
     }
 
+    /** {@code total} shared out in proportion to {@code weights}, by the cumulative rounding above. */
+    static long[] shareOut(double[] weights, long total) {
+        return proportional(new long[weights.length], weights, total, false);
+    }
+
     private static long[] proportional(long[] sizes, double[] weights, long epochSize) {
+        return proportional(sizes, weights, epochSize, true);
+    }
+
+    private static long[] proportional(long[] sizes, double[] weights, long epochSize, boolean checkSizes) {
         double sum = 0;
         for (double w : weights) {
             sum += w;
@@ -90,7 +99,7 @@ final class MixtureCounts {
         }
         // Floating point may leave the last rounding a sample or so off: the largest share takes it.
         counts[heaviest] += epochSize - before;
-        for (int k = 0; k < sizes.length; k++) {
+        for (int k = 0; k < sizes.length && checkSizes; k++) {
             requireSamples(sizes, counts, k);
         }
         return counts;

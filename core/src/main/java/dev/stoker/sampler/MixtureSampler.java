@@ -24,6 +24,14 @@ import java.util.PrimitiveIterator;
  *       (default) that list of {@code N = sum(count)} is shuffled as a whole by the permutation
  *       keyed by {@code mix(seed, epoch)}, so every stretch of it holds the sources in about
  *       their shares.
+ *   <li>With {@code stratified(B)} every global batch (each run of {@code B} positions) holds
+ *       each source in the same count instead, {@code B} shared out as the counts are (the
+ *       cumulative rounding of {@code B·count[k]/N}), as MosaicML Streaming's
+ *       {@code batching_method="stratified"} does: batch {@code b}'s sources are placed by the
+ *       permutation of {@code B} keyed by {@code mix(seed, epoch, b, 3)}, each source's samples
+ *       come pass by pass (full pass {@code p} in the order of the permutation keyed by
+ *       {@code mix(seed, epoch, k, 2, p)}, then the subset), and the epoch ends with the last
+ *       whole batch that every source can fill.
  *   <li>With {@code numReplicas > 1}, rank {@code r} takes positions {@code r, r + R, r + 2R, ...}
  *       of the list, padded by wrapping to a multiple of {@code R} or cut to one with
  *       {@code dropLast}, exactly as {@link DistributedSampler} does with a dataset.
@@ -56,6 +64,11 @@ public final class MixtureSampler implements Sampler {
     private final long seed;
     private final ReplicaSplit split;
     private final long numSamples;
+    /** The global batch of a stratified mixture, or 0. */
+    private final int stratum;
+    /** Per global batch, each source's count; and {@code batchEnds[k]}, one past source k's slots. */
+    private final long[] perBatch;
+    private final long[] batchEnds;
 
     private MixtureSampler(Builder b) {
         if (b.sizes.length == 0) {
@@ -80,7 +93,34 @@ public final class MixtureSampler implements Sampler {
             end += counts[k];
             ends[k] = end;
         }
-        this.listSize = MixtureCounts.total(counts);
+        this.stratum = b.stratum;
+        if (stratum > 0) {
+            if (stratum % b.numReplicas != 0) {
+                throw new IllegalArgumentException("a stratified global batch of " + stratum + " does not split into "
+                        + b.numReplicas + " ranks' batches: make it a multiple of numReplicas");
+            }
+            double[] weights = new double[counts.length];
+            for (int k = 0; k < counts.length; k++) {
+                weights[k] = counts[k];
+            }
+            long total = MixtureCounts.total(counts);
+            this.perBatch = total == 0 ? new long[counts.length] : MixtureCounts.shareOut(weights, stratum);
+            this.batchEnds = new long[counts.length];
+            long batches = total == 0 ? 0 : Long.MAX_VALUE;
+            long sum = 0;
+            for (int k = 0; k < counts.length; k++) {
+                sum += perBatch[k];
+                batchEnds[k] = sum;
+                if (perBatch[k] > 0) {
+                    batches = Math.min(batches, counts[k] / perBatch[k]);
+                }
+            }
+            this.listSize = batches * stratum;
+        } else {
+            this.perBatch = null;
+            this.batchEnds = null;
+            this.listSize = MixtureCounts.total(counts);
+        }
         this.shuffle = b.shuffle;
         this.resample = b.resample;
         this.seed = b.seed;
@@ -101,9 +141,24 @@ public final class MixtureSampler implements Sampler {
         return numSamples;
     }
 
-    /** Samples each source gives per epoch, across all ranks and before padding; a copy. */
+    /**
+     * Samples each source gives per epoch, across all ranks and before padding (stratified, what
+     * the whole global batches hold); a copy.
+     */
     public long[] counts() {
-        return counts.clone();
+        if (stratum == 0) {
+            return counts.clone();
+        }
+        long[] out = new long[counts.length];
+        for (int k = 0; k < out.length; k++) {
+            out[k] = listSize / stratum * perBatch[k];
+        }
+        return out;
+    }
+
+    /** Each source's count in every global batch of a stratified mixture; empty when not stratified. */
+    public long[] perGlobalBatch() {
+        return perBatch == null ? new long[0] : perBatch.clone();
     }
 
     /** The sources' sizes; a copy. */
@@ -134,7 +189,6 @@ public final class MixtureSampler implements Sampler {
 
     @Override
     public PrimitiveIterator.OfLong iterator(long epoch) {
-        FeistelPermutation order = shuffle && listSize > 0 ? FeistelPermutation.of(listSize, seed, epoch) : null;
         FeistelPermutation[] subsets = new FeistelPermutation[counts.length];
         long subsetEpoch = resample ? epoch : 0;
         for (int k = 0; k < counts.length; k++) {
@@ -142,10 +196,54 @@ public final class MixtureSampler implements Sampler {
                 subsets[k] = new FeistelPermutation(sizes[k], Seeds.mix(seed, subsetEpoch, k, 1));
             }
         }
+        if (stratum > 0) {
+            return stratified(epoch, subsets);
+        }
+        FeistelPermutation order = shuffle && listSize > 0 ? FeistelPermutation.of(listSize, seed, epoch) : null;
         long n = listSize;
         return new IndexIterator(numSamples, j -> {
             long q = split.position(j, n);
             return indexAt(order == null ? q : order.apply(q), subsets);
+        });
+    }
+
+    /** Global batch by global batch, each with the same count of every source. */
+    private PrimitiveIterator.OfLong stratified(long epoch, FeistelPermutation[] subsets) {
+        // A source's samples come pass by pass, each full pass in its own order: a batch's share of
+        // them is the next stretch of that stream, so no sample repeats before all have come.
+        long[] passOf = new long[counts.length];
+        Arrays.fill(passOf, -1);
+        FeistelPermutation[] passOrder = new FeistelPermutation[counts.length];
+        long n = listSize;
+        long[] slotBatch = {-1};
+        FeistelPermutation[] slots = new FeistelPermutation[1];
+        return new IndexIterator(numSamples, j -> {
+            long p = split.position(j, n);
+            long b = p / stratum;
+            long q = p - b * stratum;
+            if (shuffle) {
+                if (slotBatch[0] != b) { // one permutation per batch, kept while the batch lasts
+                    slotBatch[0] = b;
+                    slots[0] = new FeistelPermutation(stratum, Seeds.mix(seed, epoch, b, 3));
+                }
+                q = slots[0].apply(q);
+            }
+            int k = Arrays.binarySearch(batchEnds, q);
+            k = k >= 0 ? k + 1 : -k - 1;
+            while (perBatch[k] == 0) {
+                k++;
+            }
+            long r = b * perBatch[k] + (q - (batchEnds[k] - perBatch[k]));
+            long size = sizes[k];
+            long pass = r / size;
+            if (!shuffle || pass == counts[k] / size) {
+                return sourceIndex(k, r, subsets); // in order, or the last pass's subset
+            }
+            if (passOf[k] != pass) {
+                passOf[k] = pass;
+                passOrder[k] = new FeistelPermutation(size, Seeds.mix(seed, epoch, k, 2, pass));
+            }
+            return offsets[k] + passOrder[k].apply(r - pass * size);
         });
     }
 
@@ -155,7 +253,11 @@ public final class MixtureSampler implements Sampler {
         while (counts[k] == 0) {
             k++; // a source with no samples ends where its predecessor did
         }
-        long local = position - (ends[k] - counts[k]);
+        return sourceIndex(k, position - (ends[k] - counts[k]), subsets);
+    }
+
+    /** Sample {@code local} of source k's selection (full passes, then the subset) as a concatenation index. */
+    private long sourceIndex(int k, long local, FeistelPermutation[] subsets) {
         long size = sizes[k];
         long pass = local / size;
         long within = local - pass * size;
@@ -166,6 +268,7 @@ public final class MixtureSampler implements Sampler {
     @Override
     public String toString() {
         return "MixtureSampler[sizes=" + Arrays.toString(sizes) + ", counts=" + Arrays.toString(counts)
+                + (stratum > 0 ? ", stratified per " + stratum + " as " + Arrays.toString(perBatch) : "")
                 + ", shuffle=" + shuffle + ", resample=" + resample + ", seed=" + seed
                 + ", numReplicas=" + split.numReplicas() + ", rank=" + split.rank() + ", dropLast=" + split.dropLast()
                 + "]";
@@ -182,6 +285,7 @@ public final class MixtureSampler implements Sampler {
         private int numReplicas = 1;
         private int rank;
         private boolean dropLast;
+        private int stratum;
 
         private Builder(long[] sizes) {
             this.sizes = sizes;
@@ -250,6 +354,20 @@ public final class MixtureSampler implements Sampler {
         /** Cut the epoch to a multiple of numReplicas instead of padding it; default false. */
         public Builder dropLast(boolean dropLast) {
             this.dropLast = dropLast;
+            return this;
+        }
+
+        /**
+         * Every global batch of {@code globalBatchSize} (the batch size times numReplicas) holds
+         * each source in the same count, the shares rounded to the batch, and the epoch stops at
+         * the last whole batch every source can fill (MosaicML Streaming's stratified batching).
+         * Give the loader batches of {@code globalBatchSize / numReplicas}.
+         */
+        public Builder stratified(int globalBatchSize) {
+            if (globalBatchSize < 1) {
+                throw new IllegalArgumentException("a global batch has at least one sample, not " + globalBatchSize);
+            }
+            this.stratum = globalBatchSize;
             return this;
         }
 

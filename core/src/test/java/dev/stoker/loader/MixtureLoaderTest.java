@@ -54,6 +54,30 @@ class MixtureLoaderTest {
     }
 
     @Test
+    void aStratifiedMixtureGivesEveryBatchTheSameComposition() {
+        ConcatDataset<Long> all = sources();
+        MixtureSampler stratified = MixtureSampler.builder(all.partSizes())
+                .shares(Share.proportion(0.5), Share.proportion(0.3), Share.proportion(0.2))
+                .epochSize(90).stratified(10).seed(4).build();
+        assertThat(stratified.perGlobalBatch()).containsExactly(5, 3, 2);
+        int batches = 0;
+        try (DataLoader<Long> loader = DataLoader.builder(all).sampler(stratified).batchSize(10).numWorkers(2)
+                .build()) {
+            for (Batch b : loader) {
+                try (b) {
+                    long[] perSource = new long[3];
+                    for (long v : b.tensor().toLongArray()) {
+                        perSource[v >= 5000 ? 2 : v >= 1000 ? 1 : 0]++;
+                    }
+                    assertThat(perSource).containsExactly(5, 3, 2);
+                    batches++;
+                }
+            }
+        }
+        assertThat(batches).isEqualTo(9);
+    }
+
+    @Test
     void aMixtureResumesExactlyOnAnotherNumberOfWorkers() {
         Random random = new Random(20261124);
         for (int trial = 0; trial < 40; trial++) {

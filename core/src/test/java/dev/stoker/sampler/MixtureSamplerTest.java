@@ -3,9 +3,11 @@ package dev.stoker.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -239,5 +241,70 @@ class MixtureSamplerTest {
         long[] epoch = Drain.epoch(s, 0);
         assertThat(new HashSet<>(Drain.boxed(epoch))).hasSize(1000);
         assertThat(perSource(s, epoch)).containsExactly(500, 500);
+    }
+
+    @Test
+    void stratifiedEveryGlobalBatchHoldsEachSourceInTheSameCount() {
+        Random random = new Random(13);
+        for (int trial = 0; trial < 200; trial++) {
+            int k = 1 + random.nextInt(4);
+            long[] sizes = new long[k];
+            Share[] shares = new Share[k];
+            for (int i = 0; i < k; i++) {
+                sizes[i] = 1 + random.nextInt(300);
+                shares[i] = Share.proportion(0.05 + random.nextDouble());
+            }
+            int batch = 1 + random.nextInt(40);
+            long epochSize = random.nextInt(2000);
+            MixtureSampler s = MixtureSampler.builder(sizes).shares(shares).epochSize(epochSize)
+                    .stratified(batch).seed(trial).shuffle(random.nextInt(5) > 0).build();
+            long[] per = s.perGlobalBatch();
+            assertThat(Arrays.stream(per).sum()).isEqualTo(epochSize == 0 ? 0 : batch);
+            long[] epoch = Drain.epoch(s, trial % 3);
+            assertThat((long) epoch.length).isEqualTo(s.epochSize()).isLessThanOrEqualTo(epochSize);
+            assertThat(epoch.length % batch).isZero();
+            for (int b = 0; b < epoch.length / batch; b++) {
+                long[] inBatch = perSource(s, Arrays.copyOfRange(epoch, b * batch, (b + 1) * batch));
+                assertThat(inBatch).as("trial %d batch %d", trial, b).isEqualTo(per);
+            }
+            assertThat(perSource(s, epoch)).isEqualTo(s.counts());
+            // a source gives each of its samples once before it repeats any
+            Map<Long, Integer> h = histogram(epoch);
+            long offset = 0;
+            for (int i = 0; i < k; i++) {
+                long times = s.counts()[i];
+                for (long x = offset; x < offset + sizes[i]; x++) {
+                    assertThat((long) h.getOrDefault(x, 0)).isBetween(times / sizes[i], times / sizes[i] + 1);
+                }
+                offset += sizes[i];
+            }
+        }
+    }
+
+    @Test
+    void stratifiedRanksSplitEachGlobalBatch() {
+        long[] sizes = {500, 300, 200};
+        Share[] shares = {Share.proportion(0.5), Share.proportion(0.3), Share.proportion(0.2)};
+        long[] whole = Drain.epoch(MixtureSampler.builder(sizes).shares(shares).stratified(24).seed(8).build(), 2);
+        int ranks = 4;
+        long[][] mine = new long[ranks][];
+        for (int r = 0; r < ranks; r++) {
+            mine[r] = Drain.epoch(MixtureSampler.builder(sizes).shares(shares).stratified(24).seed(8)
+                    .numReplicas(ranks).rank(r).build(), 2);
+            assertThat(mine[r]).hasSize(whole.length / ranks);
+        }
+        for (int b = 0; b < whole.length / 24; b++) { // batch b of 6 per rank: together, global batch b
+            List<Long> together = new ArrayList<>();
+            for (int r = 0; r < ranks; r++) {
+                for (int i = b * 6; i < (b + 1) * 6; i++) {
+                    together.add(mine[r][i]);
+                }
+            }
+            assertThat(together).containsExactlyInAnyOrderElementsOf(Drain.boxed(Arrays.copyOfRange(whole, b * 24,
+                    (b + 1) * 24)));
+        }
+        assertThatThrownBy(() -> MixtureSampler.builder(sizes).stratified(10).numReplicas(4).build())
+                .hasMessageContaining("multiple of numReplicas");
+        assertThatThrownBy(() -> MixtureSampler.builder(sizes).stratified(0)).hasMessageContaining("at least one");
     }
 }
