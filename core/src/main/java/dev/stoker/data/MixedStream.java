@@ -19,6 +19,7 @@ final class MixedStream<T> implements SampleStream<T> {
     private double openWeight;
     private long position;
     private int drawn = -1; // the source of the sample at position, once hasNext has checked it
+    private int last = -1; // the source of the sample next() handed out last
     private boolean ended;
 
     MixedStream(List<SampleStream<? extends T>> streams, double[] weights, MixedStreamingDataset.Until until,
@@ -57,8 +58,14 @@ final class MixedStream<T> implements SampleStream<T> {
         }
         int k = drawn;
         drawn = -1;
+        last = k;
         position++; // a sample that fails to read still takes its draw, as skip counts it
         return streams.get(k).next();
+    }
+
+    /** The source of the sample {@link #next} handed out last, or -1 before the first. */
+    int lastSource() {
+        return last;
     }
 
     /**

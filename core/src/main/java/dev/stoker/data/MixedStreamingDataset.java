@@ -81,6 +81,17 @@ public final class MixedStreamingDataset<T> implements StreamingDataset<T> {
         return new MixedStreamingDataset<>(sources, weights, Until.FIRST_ENDS);
     }
 
+    /**
+     * Fillable sources mixed in proportion to {@code weights}, keeping the fill path: see
+     * {@link FillableMixedStreamingDataset}.
+     *
+     * @throws IllegalArgumentException for bad weights, or sources that fill different layouts
+     */
+    public static <T> FillableMixedStreamingDataset<T> fillable(List<? extends FillableStreamingDataset<T>> sources,
+                                                                double... weights) {
+        return new FillableMixedStreamingDataset<>(sources, of(sources, weights));
+    }
+
     /** The same mixture, ending as {@code until} says. */
     public MixedStreamingDataset<T> until(Until until) {
         return new MixedStreamingDataset<>(sources, weights, until);
