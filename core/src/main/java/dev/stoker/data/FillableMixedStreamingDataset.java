@@ -46,28 +46,8 @@ public final class FillableMixedStreamingDataset<T> implements FillableStreaming
     @Override
     public SampleStream<MixedSample<T>> open(WorkerContext context) {
         MixedStream<T> in = (MixedStream<T>) mixture.open(context);
-        return new SampleStream<>() {
-            @Override
-            public boolean hasNext() {
-                return in.hasNext();
-            }
-
-            @Override
-            public MixedSample<T> next() {
-                T sample = in.next();
-                return new MixedSample<>(in.lastSource(), sample);
-            }
-
-            @Override
-            public long skip(long n) {
-                return in.skip(n);
-            }
-
-            @Override
-            public void close() {
-                in.close();
-            }
-        };
+        // in.next() has drawn the source by the time the view sees the sample
+        return SampleStreams.timedReads(in, sample -> new MixedSample<>(in.lastSource(), sample));
     }
 
     @Override
