@@ -4,6 +4,8 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
@@ -31,6 +33,12 @@ final class GzipShards {
         } catch (IOException e) {
             return false; // opening it as a tar says what is wrong
         }
+    }
+
+    /** Whether a mapped file starts with gzip's magic bytes. */
+    static boolean isGzip(MemorySegment map) {
+        return map.byteSize() >= 2 && Byte.toUnsignedInt(map.get(ValueLayout.JAVA_BYTE, 0)) == MAGIC_0
+                && Byte.toUnsignedInt(map.get(ValueLayout.JAVA_BYTE, 1)) == MAGIC_1;
     }
 
     /**

@@ -199,12 +199,13 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
         for (int attempt = 1; map == null; attempt++) {
             copy = cache.fetch(shards[s], http, readAhead, stallTimeout); // pinned until mapped
             try {
-                if (GzipShards.isGzip(copy)) {
+                // An automatic arena: samples handed out keep the map alive after it leaves the LRU list.
+                MemorySegment segment = MappedTarSource.map(copy, Arena.ofAuto());
+                if (GzipShards.isGzip(segment)) {
                     throw new TarException(shards[s], 0, "is gzip-compressed: a compressed shard cannot be read by"
                             + " offset (stream it with TarShardDataset, or store it uncompressed)");
                 }
-                // An automatic arena: samples handed out keep the map alive after it leaves the LRU list.
-                map = MappedTarSource.map(copy, Arena.ofAuto());
+                map = segment;
             } catch (TarException e) {
                 // Another process sharing the cache evicted it between the fetch and the map: again.
                 if (attempt == 3 || Files.exists(copy)) {

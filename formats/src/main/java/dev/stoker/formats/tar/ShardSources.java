@@ -3,6 +3,7 @@ package dev.stoker.formats.tar;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,10 +76,11 @@ public final class ShardSources {
         return new RemoteBytes(PipeShards.output(location, readAhead, stallTimeout), -1);
     }
 
-    /** A local tar is mapped; a compressed one is inflated as a stream. */
+    /** A local tar is mapped; a compressed one is inflated as a stream (its magic read from the map). */
     private static TarReader local(String location, Path path, Arena arena, long maxMember) {
-        if (!GzipShards.isGzip(path)) {
-            return TarReader.over(location, MappedTarSource.map(path, arena));
+        MemorySegment map = MappedTarSource.map(path, arena);
+        if (!GzipShards.isGzip(map)) {
+            return TarReader.over(location, map);
         }
         InputStream in;
         try {
