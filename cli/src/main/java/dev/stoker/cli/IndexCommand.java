@@ -102,10 +102,7 @@ final class IndexCommand implements Callable<Integer> {
                 List<Path> w = IndexedTarDataset.indexAll(List.of(name), force);
                 written += w.size();
                 out.println(w.isEmpty() ? name + ": has an index already (--force rewrites it)" : "wrote " + w.getFirst());
-            } catch (TarException | UncheckedIOException | IllegalArgumentException e) {
-                failed++;
-                err.println("stoker index: " + e.getMessage());
-            } catch (IOException e) {
+            } catch (TarException | IOException | UncheckedIOException | IllegalArgumentException e) {
                 failed++;
                 err.println("stoker index: " + e.getMessage());
             }
