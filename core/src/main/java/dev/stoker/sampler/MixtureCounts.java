@@ -66,40 +66,38 @@ final class MixtureCounts {
 
     /** {@code total} shared out in proportion to {@code weights}, by the cumulative rounding above. */
     static long[] shareOut(double[] weights, long total) {
-        return proportional(new long[weights.length], weights, total, false);
-    }
-
-    private static long[] proportional(long[] sizes, double[] weights, long epochSize) {
-        return proportional(sizes, weights, epochSize, true);
-    }
-
-    private static long[] proportional(long[] sizes, double[] weights, long epochSize, boolean checkSizes) {
         double sum = 0;
         for (double w : weights) {
             sum += w;
         }
         if (!(sum > 0) || !Double.isFinite(sum)) {
-            if (epochSize == 0) {
-                return new long[sizes.length];
+            if (total == 0) {
+                return new long[weights.length];
             }
             throw new IllegalArgumentException("the proportions add up to " + sum
-                    + ": at least one source needs a weight above 0 to fill an epoch of " + epochSize);
+                    + ": at least one source needs a weight above 0 to fill an epoch of " + total);
         }
-        long[] counts = new long[sizes.length];
+        long[] counts = new long[weights.length];
         double cumulative = 0;
         long before = 0;
         int heaviest = 0;
-        for (int k = 0; k < sizes.length; k++) {
+        for (int k = 0; k < weights.length; k++) {
             cumulative += weights[k];
-            long upTo = Math.min(epochSize, Math.round(epochSize * Math.min(1.0, cumulative / sum)));
+            long upTo = Math.min(total, Math.round(total * Math.min(1.0, cumulative / sum)));
             // A weight of 0 adds nothing to the sum, so its count is 0 whatever the rounding.
             counts[k] = weights[k] == 0 ? 0 : Math.max(0, upTo - before);
             before += counts[k];
             heaviest = weights[k] > weights[heaviest] ? k : heaviest;
         }
         // Floating point may leave the last rounding a sample or so off: the largest share takes it.
-        counts[heaviest] += epochSize - before;
-        for (int k = 0; k < sizes.length && checkSizes; k++) {
+        counts[heaviest] += total - before;
+        return counts;
+    }
+
+    /** The epoch shared out by the weights, each source checked to have samples for its count. */
+    private static long[] proportional(long[] sizes, double[] weights, long epochSize) {
+        long[] counts = shareOut(weights, epochSize);
+        for (int k = 0; k < sizes.length; k++) {
             requireSamples(sizes, counts, k);
         }
         return counts;
