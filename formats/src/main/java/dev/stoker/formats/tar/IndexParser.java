@@ -37,7 +37,8 @@ final class IndexParser {
         long members = in.getLong(32);
         long body = bytes.length - ShardIndex.HEADER - 4L;
         // each sample takes at least 4 bytes, each member at least 18: bound the counts before allocating
-        if (shardLength < 0 || samples < 0 || members < 0 || samples * 4 > body || members * 18 > body) {
+        // (by division: a count near 2^62 times 4 overflows to a small number and would pass)
+        if (shardLength < 0 || samples < 0 || members < 0 || samples > body / 4 || members > body / 18) {
             throw new IndexFormatException(file, 16, "counts (" + samples + " samples, " + members
                     + " members) do not fit a file of " + bytes.length + " bytes");
         }
@@ -49,6 +50,7 @@ final class IndexParser {
         in.position(ShardIndex.HEADER);
         in.limit(bytes.length - 4);
         int m = 0;
+        long end = 0; // where the member before ends: each member's data follows its own header block
         try {
             for (int i = 0; i < samples; i++) {
                 keys[i] = string(in);
@@ -67,6 +69,15 @@ final class IndexParser {
                         throw new IndexFormatException(file, at, "member " + exts[m] + " of sample \"" + keys[i]
                                 + "\" lies outside the shard's " + shardLength + " bytes");
                     }
+                    // In a tar, data starts at a block boundary, after its header and after the member before.
+                    if (offsets[m] % TarHeader.BLOCK != 0 || offsets[m] < end + TarHeader.BLOCK) {
+                        throw new IndexFormatException(file, at, "member " + exts[m] + " of sample \"" + keys[i]
+                                + "\" at byte offset " + offsets[m] + " of the shard "
+                                + (offsets[m] % TarHeader.BLOCK != 0 ? "is not at a 512-byte block boundary"
+                                : "overlaps the member before it or its header") + " (corrupt index)");
+                    }
+                    end = offsets[m] + sizes[m];
+                    end += (TarHeader.BLOCK - end % TarHeader.BLOCK) % TarHeader.BLOCK;
                 }
             }
         } catch (BufferUnderflowException e) {

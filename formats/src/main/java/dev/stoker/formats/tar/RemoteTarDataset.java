@@ -46,8 +46,9 @@ import java.util.function.UnaryOperator;
  * ahead which samples it will ask for ({@link #willNeed}, {@code LoaderBuilder.lookahead}), so the
  * fetches start before the workers wait. A fetch runs on a thread of its own and finishes into
  * the cache even when the loader that asked for it closes. The cached copy must be the shard the
- * sidecar describes (its length is checked); a stale one is refused naming both. Gzip-compressed
- * shards cannot be read by offset and are refused.
+ * sidecar describes (its length is checked, and each member's tar header when its sample is read);
+ * a stale or damaged one is refused naming both, and deleted so that the next read fetches the
+ * shard again. Gzip-compressed shards cannot be read by offset and are refused.
  */
 public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable {
     private final String[] shards;
@@ -98,7 +99,16 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
             throw new IllegalStateException(name() + " is closed");
         }
         int s = shardOf(index);
-        return indices[s].sample((int) (index - offsets.start(s)), shard(s), shards[s]);
+        MemorySegment shard = shard(s);
+        try {
+            return indices[s].sample((int) (index - offsets.start(s)), shard, shards[s]);
+        } catch (TarException e) {
+            // The copy has the sidecar's length but not its members: damaged on disk since it was kept.
+            synchronized (mapped) {
+                mapped.remove(s);
+            }
+            throw ShardCache.dropDamaged(cache.fileFor(shards[s]), e);
+        }
     }
 
     /** The shard that holds global sample {@code index}. */
@@ -315,8 +325,8 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
          *
          * @throws IllegalArgumentException without a cache, with no shards, or for a {@code pipe:}
          *     shard without {@link #indexLocation}
-         * @throws TarException naming the shard whose sidecar cannot be fetched
-         * @throws IndexFormatException naming the sidecar that is not a valid index
+         * @throws TarException naming the shard whose sidecar cannot be fetched, or is not a valid
+         *     index (with the {@link IndexFormatException} that says why as its cause)
          */
         public RemoteTarDataset build() {
             if (cache == null) {

@@ -42,6 +42,8 @@ import java.util.stream.Stream;
 public final class ShardCache {
     private static final System.Logger LOG = System.getLogger(ShardCache.class.getName());
     static final String PART = ".part";
+    /** How long a part file stays untouched before it counts as left behind by a killed process. */
+    static final Duration ABANDONED_AFTER = Duration.ofHours(6);
 
     private final Path dir;
     private final long limitBytes;
@@ -72,7 +74,31 @@ public final class ShardCache {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make the shard cache folder " + dir + ": " + e.getMessage(), e);
         }
+        deleteAbandonedParts(dir);
         return new ShardCache(dir, limitBytes);
+    }
+
+    /**
+     * Deletes the part files that a process killed while downloading left behind: nothing reads
+     * them and the limit does not count them, so without this they would fill the disk over many
+     * runs. A part file being written is written to at least every stall timeout; one untouched
+     * for {@link #ABANDONED_AFTER} is no one's.
+     */
+    private static void deleteAbandonedParts(Path dir) {
+        long before = System.currentTimeMillis() - ABANDONED_AFTER.toMillis();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(PART)).toList()) {
+                try {
+                    if (Files.getLastModifiedTime(f).toMillis() < before) {
+                        Files.deleteIfExists(f);
+                    }
+                } catch (IOException e) {
+                    // gone already, or not ours to delete: the next cache made here tries again
+                }
+            }
+        } catch (IOException e) {
+            // an unreadable folder fails the first copy kept in it, with its own message
+        }
     }
 
     public Path dir() {
@@ -201,6 +227,24 @@ public final class ShardCache {
                     + "; see the warning before this");
         }
         return target;
+    }
+
+    /**
+     * Deletes {@code copy}, found damaged by {@code failure} (it was whole when kept: it changed on
+     * disk since, or the shard is not what its sidecar says), so that the next read fetches the
+     * shard again instead of failing on the same copy for ever; returns the error to throw, which
+     * says so.
+     */
+    static TarException dropDamaged(Path copy, TarException failure) {
+        String outcome;
+        try {
+            Files.deleteIfExists(copy);
+            outcome = "deleted it, so that the next read fetches the shard again";
+        } catch (IOException e) {
+            outcome = "could not delete it (" + e.getMessage() + "): delete it to fetch the shard again";
+        }
+        return new TarException(failure.source(), failure.offset(), failure.what() + " (read from the cached copy "
+                + copy + "; " + outcome + ")", failure);
     }
 
     /** Deletes the copies used least recently until the folder holds at most the limit, sparing {@code keep}. */

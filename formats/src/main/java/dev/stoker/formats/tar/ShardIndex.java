@@ -100,10 +100,21 @@ public final class ShardIndex {
         return total;
     }
 
-    /** Sample {@code i} as slices of {@code shard}, the whole shard in memory. */
+    /**
+     * Sample {@code i} as slices of {@code shard}, the whole shard in memory. Each member's tar
+     * header is checked against the index first (a block next to the data).
+     *
+     * @throws TarException naming {@code url} when the shard does not hold the member where this
+     *     index puts it (the index is stale, or describes another shard of the same length)
+     */
     public TarSample sample(int i, MemorySegment shard, String url) {
+        if (shard.byteSize() != shardLength) {
+            throw new TarException(url, 0, "is " + shard.byteSize() + " bytes but its index describes " + shardLength
+                    + " (stale index: rebuild it with stoker index)");
+        }
         Map<String, MemorySegment> fields = new LinkedHashMap<>();
         for (int m = firstMember[i]; m < firstMember[i + 1]; m++) {
+            MemberHeaderCheck.check(shard, url, keys[i], extensions[m], offsets[m], sizes[m]);
             fields.put(extensions[m], shard.asSlice(offsets[m], sizes[m]));
         }
         return new TarSample(keys[i], url, fields);

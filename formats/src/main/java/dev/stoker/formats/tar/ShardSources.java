@@ -56,7 +56,7 @@ public final class ShardSources {
             Path copy = cache.copyOf(location);
             if (copy != null) {
                 try {
-                    return local(location, copy, arena, maxMember);
+                    return local(location, copy, arena, maxMember).readingCachedCopy(copy);
                 } catch (TarException e) {
                     // evicted by another process between the lookup and the open: fetch it again
                 }

@@ -79,6 +79,11 @@ final class StallGuardInputStream extends InputStream {
             }
         } catch (InterruptedException e) {
             // closed: nobody reads any more
+        } catch (RuntimeException e) {
+            // Handed over too: a pump that died silently would read as a stall, after the whole timeout.
+            if (!closed) {
+                offerQuietly(new Piece(END, -1, new IOException("reading " + name + " failed: " + e, e)));
+            }
         }
     }
 

@@ -15,6 +15,7 @@ public final class TarException extends RuntimeException {
 
     private final String source;
     private final long offset;
+    private final String what;
 
     /**
      * @param source the shard's path or URL
@@ -29,11 +30,17 @@ public final class TarException extends RuntimeException {
         super("shard " + source + ", byte offset " + offset + ": " + what, cause);
         this.source = source;
         this.offset = offset;
+        this.what = what;
     }
 
     /** The shard's path or URL. */
     public String source() {
         return source;
+    }
+
+    /** What was wrong, without the shard and offset that the message starts with. */
+    public String what() {
+        return what;
     }
 
     /** The byte offset in the shard where the problem was found. */

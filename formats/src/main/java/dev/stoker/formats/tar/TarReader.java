@@ -35,6 +35,7 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
     private final byte[] block = new byte[TarHeader.BLOCK];
     private TarMember next;
     private boolean ended;
+    private Path cachedCopy; // the ShardCache file read, deleted when it turns out damaged
 
     TarReader(TarSource source) {
         this.source = source;
@@ -65,6 +66,16 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
         return new TarReader(new StreamTarSource(name, in, length, maxMember));
     }
 
+    /**
+     * Marks this reader as reading {@code copy}, a {@link ShardCache} copy of a remote shard: when
+     * it turns out damaged (changed on disk since it was kept), the copy is deleted so that the
+     * next read fetches the shard again, and the error says so.
+     */
+    TarReader readingCachedCopy(Path copy) {
+        this.cachedCopy = copy;
+        return this;
+    }
+
     /** The shard's path or URL. */
     public String name() {
         return source.name();
@@ -85,8 +96,11 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
         if (next == null && !ended) {
             try {
                 next = readNext();
-            } catch (RuntimeException e) {
+            } catch (TarException e) {
                 ended = true; // the position is unknown after a failure: nothing more is read
+                throw cachedCopy == null ? e : ShardCache.dropDamaged(cachedCopy, e);
+            } catch (RuntimeException e) {
+                ended = true;
                 throw e;
             }
         }
