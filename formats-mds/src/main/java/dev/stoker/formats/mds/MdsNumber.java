@@ -36,6 +36,21 @@ enum MdsNumber {
         this.dtype = dtype;
     }
 
+    /** The byte the dynamic {@code ndarray} encoding writes for this type. */
+    int code() {
+        return code;
+    }
+
+    /** The type a tensor of {@code dtype} is written as, or null where MDS has none (bool, bfloat16). */
+    static MdsNumber of(DType dtype) {
+        for (MdsNumber n : values()) {
+            if (n.dtype == dtype && !n.widens()) {
+                return n;
+            }
+        }
+        return null;
+    }
+
     /** Bytes per element as stored. */
     int byteSize() {
         return switch (this) {
