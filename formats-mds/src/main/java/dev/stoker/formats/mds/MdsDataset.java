@@ -195,6 +195,17 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
         return new MdsTensorDataset(this, columns);
     }
 
+    /**
+     * Next-token windows from a column of token ids ({@code ndarray:uint16:N} or
+     * {@code ndarray:uint32:N}): int64 {@code input} and {@code target} of N - 1 tokens each, the
+     * target shifted by one; fillable.
+     *
+     * @throws IllegalArgumentException for a column that is missing or not such a token array
+     */
+    public MdsTokenWindows tokenWindows(String column) {
+        return new MdsTokenWindows(this, column);
+    }
+
     /** Starts opening (decompressing, mapping) the shards of {@code indices} in the background. */
     @Override
     public void willNeed(long[] indices) {

@@ -14,15 +14,20 @@ import java.nio.ByteOrder;
  * native memory). A loop whose accesses were profiled with both heap and native segments is
  * compiled for both, without vectorization, and runs 4x slower; so windows made into Java arrays
  * ({@code get}) go through loops of their own that write arrays.
+ *
+ * <pre>{@code
+ * Widening.u16ToI64(mappedTokens, 2 * start, batchRow, 0, 2048);   // tokens start..start+2047 into a row
+ * }</pre>
  */
-final class Widening {
+public final class Widening {
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private Widening() {}
 
-    static void u16ToI64(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int count) {
+    /** {@code count} u16 tokens at byte {@code srcOffset} into int64s at byte {@code dstOffset}. */
+    public static void u16ToI64(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int count) {
         // Slices first: the loop then runs over segments whose sizes bound it, which lets the JIT
         // drop the per-element checks.
         MemorySegment s = src.asSlice(srcOffset, (long) count * 2);
@@ -32,7 +37,8 @@ final class Widening {
         }
     }
 
-    static void u32ToI64(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int count) {
+    /** As {@link #u16ToI64}, for u32 tokens. */
+    public static void u32ToI64(MemorySegment src, long srcOffset, MemorySegment dst, long dstOffset, int count) {
         MemorySegment s = src.asSlice(srcOffset, (long) count * 4);
         MemorySegment d = dst.asSlice(dstOffset, (long) count * 8);
         for (int i = 0; i < count; i++) {
@@ -46,7 +52,7 @@ final class Widening {
      * plain array store in the loop is not vectorized: the JIT cannot rule out that the source
      * segment is the same array).
      */
-    static void u16ToLongs(MemorySegment src, long srcOffset, long[] dst, int count) {
+    public static void u16ToLongs(MemorySegment src, long srcOffset, long[] dst, int count) {
         MemorySegment s = src.asSlice(srcOffset, (long) count * 2);
         MemorySegment d = MemorySegment.ofArray(dst).asSlice(0, (long) count * 8);
         for (int i = 0; i < count; i++) {
@@ -55,7 +61,7 @@ final class Widening {
     }
 
     /** As {@link #u32ToI64}, into a Java array. */
-    static void u32ToLongs(MemorySegment src, long srcOffset, long[] dst, int count) {
+    public static void u32ToLongs(MemorySegment src, long srcOffset, long[] dst, int count) {
         MemorySegment s = src.asSlice(srcOffset, (long) count * 4);
         MemorySegment d = MemorySegment.ofArray(dst).asSlice(0, (long) count * 8);
         for (int i = 0; i < count; i++) {
