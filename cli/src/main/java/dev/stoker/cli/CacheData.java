@@ -52,7 +52,12 @@ final class CacheData {
 
     /** The cache folder's folder {@code name}, filled by {@code writer} when it is not there yet; as {@link #file}. */
     static Path folder(String workload, String name, String what, Writer writer) throws IOException {
-        Path root = Workload.defaultDataFolder().resolve(name);
+        return folder(workload, Workload.defaultDataFolder().resolve(name), what, writer);
+    }
+
+    /** The folder {@code root}, filled by {@code writer} when it is not there yet; as {@link #file}. */
+    static Path folder(String workload, Path root, String what, Writer writer) throws IOException {
+        String name = root.getFileName().toString();
         if (Files.isDirectory(root)) {
             return root;
         }

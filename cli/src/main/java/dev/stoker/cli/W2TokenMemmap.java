@@ -90,7 +90,7 @@ public final class W2TokenMemmap implements Workload {
     }
 
     /** The windows, mapped on the first call and kept for every repetition. */
-    private synchronized TokenWindowDataset windows(Path data) {
+    synchronized TokenWindowDataset windows(Path data) {
         if (windows == null) {
             try {
                 Path file = data != null && Files.isRegularFile(data.resolve(FILE)) ? data.resolve(FILE) : generated();
