@@ -4,6 +4,7 @@ import dev.stoker.data.Dataset;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.formats.mmap.SharedArena;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -247,6 +248,27 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
             }
         }
         return lo;
+    }
+
+    /**
+     * The {@code bytes} of fixed-size column {@code column} of sample {@code index}, a view of the
+     * map: located as the fill path locates columns, the sample's layout checked, nothing allocated.
+     */
+    MemorySegment columnBytes(long index, int column, long bytes) {
+        Objects.checkIndex(index, size());
+        int s = shardOf(index);
+        MdsShard shard = shard(s);
+        long local = index - firstSample[s];
+        long base = shard.start(local);
+        long length = shard.end(local) - base;
+        long start = SampleLocator.start(shard, index, local, shard.data(), base, length, column);
+        return shard.data().asSlice(base + start, bytes);
+    }
+
+    /** For messages: the file, shard and sample of {@code index}. */
+    String where(long index) {
+        int s = shardOf(index);
+        return SampleLocator.where(shard(s), index, index - firstSample[s]);
     }
 
     long firstSample(int shard) {

@@ -76,21 +76,8 @@ public final class MdsTensorDataset implements FillableDataset<Map<String, Tenso
 
     @Override
     public void fill(long index, SampleSlot slot) {
-        Objects.checkIndex(index, mds.size());
-        int s = mds.shardOf(index);
-        MdsShard shard = mds.shard(s);
-        long local = index - mds.firstSample(s);
-        long base = shard.start(local);
-        long length = shard.end(local) - base;
-        MemorySegment data = shard.data();
         for (int f = 0; f < columns.length; f++) {
-            long start = SampleLocator.start(shard, index, local, data, base, length, columns[f]);
-            long bad = NdArrayValue.copy(numbers[f], data, base + start, bytes[f], slot.tensor(f).segment());
-            if (bad >= 0) {
-                throw NdArrayValue.tooLarge(SampleLocator.where(shard, index, local) + ", column '"
-                        + layout.field(f).name() + "'", data.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED,
-                        base + start + 8 * bad), bad);
-            }
+            copyColumn(index, f, slot.tensor(f).segment());
         }
     }
 
@@ -99,27 +86,25 @@ public final class MdsTensorDataset implements FillableDataset<Map<String, Tenso
     public Map<String, Tensor> get(long index) {
         Objects.checkIndex(index, mds.size());
         Map<String, Tensor> out = new LinkedHashMap<>();
-        for (SampleLayout.Field field : layout.fields()) {
+        for (int f = 0; f < columns.length; f++) {
+            SampleLayout.Field field = layout.field(f);
             // On the heap: the young generation frees it at once (see Hdf5Dataset.get)
             long[] words = new long[Math.toIntExact((field.bytes() + 7) / 8)];
-            out.put(field.name(), new Tensor(MemorySegment.ofArray(words), field.dtype(), field.shape()));
-        }
-        int s = mds.shardOf(index);
-        MdsShard shard = mds.shard(s);
-        long local = index - mds.firstSample(s);
-        long base = shard.start(local);
-        long length = shard.end(local) - base;
-        for (int f = 0; f < columns.length; f++) {
-            long start = SampleLocator.start(shard, index, local, shard.data(), base, length, columns[f]);
-            long bad = NdArrayValue.copy(numbers[f], shard.data(), base + start, bytes[f],
-                    out.get(layout.field(f).name()).segment());
-            if (bad >= 0) {
-                throw NdArrayValue.tooLarge(SampleLocator.where(shard, index, local) + ", column '"
-                        + layout.field(f).name() + "'", shard.data().get(
-                        java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, base + start + 8 * bad), bad);
-            }
+            Tensor t = new Tensor(MemorySegment.ofArray(words), field.dtype(), field.shape());
+            copyColumn(index, f, t.segment());
+            out.put(field.name(), t);
         }
         return out;
+    }
+
+    /** Field {@code f} of sample {@code index} into {@code dst}, widened where the stored type is. */
+    private void copyColumn(long index, int f, MemorySegment dst) {
+        MemorySegment value = mds.columnBytes(index, columns[f], bytes[f]);
+        long bad = NdArrayValue.copy(numbers[f], value, 0, bytes[f], dst);
+        if (bad >= 0) {
+            throw NdArrayValue.tooLarge(mds.where(index) + ", column '" + layout.field(f).name() + "'",
+                    value.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 8 * bad), bad);
+        }
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.stoker.formats.tokens.TokenWindow;
 import dev.stoker.formats.tokens.Widening;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
-import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -77,11 +76,7 @@ public final class MdsTokenWindows implements FillableDataset<TokenWindow> {
         } else {
             Widening.u32ToLongs(tokens, 0, values, seqLen + 1);
         }
-        MemorySegment all = MemorySegment.ofArray(values);
-        Shape row = Shape.of(seqLen);
-        long bytes = (long) seqLen * Long.BYTES;
-        return new TokenWindow(new Tensor(all.asSlice(0, bytes), DType.I64, row),
-                new Tensor(all.asSlice(Long.BYTES, bytes), DType.I64, row));
+        return TokenWindow.of(values);
     }
 
     @Override
@@ -96,16 +91,8 @@ public final class MdsTokenWindows implements FillableDataset<TokenWindow> {
         }
     }
 
-    /** The token column of sample {@code index}, located as the fill path locates columns (checked, allocation-free). */
     private MemorySegment tokens(long index) {
-        Objects.checkIndex(index, mds.size());
-        int s = mds.shardOf(index);
-        MdsShard shard = mds.shard(s);
-        long local = index - mds.firstSample(s);
-        long base = shard.start(local);
-        long length = shard.end(local) - base;
-        long start = SampleLocator.start(shard, index, local, shard.data(), base, length, column);
-        return shard.data().asSlice(base + start, (long) (seqLen + 1) * number.byteSize());
+        return mds.columnBytes(index, column, (long) (seqLen + 1) * number.byteSize());
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
-import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -99,11 +98,7 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
         long o = offset(index);
         long[] values = new long[seqLen + 1];
         tokens.widen(o, values);
-        MemorySegment all = MemorySegment.ofArray(values);
-        Shape row = Shape.of(seqLen);
-        long bytes = (long) seqLen * Long.BYTES;
-        return new TokenWindow(new Tensor(all.asSlice(0, bytes), DType.I64, row),
-                new Tensor(all.asSlice(Long.BYTES, bytes), DType.I64, row));
+        return TokenWindow.of(values);
     }
 
     @Override
