@@ -50,6 +50,8 @@ public final class ShardIndex {
     private final String[] extensions;
     private final long[] offsets;
     private final long[] sizes;
+    /** The members of the mapping read last whose headers were checked; replaced for another mapping. */
+    private volatile CheckedMembers checked;
 
     private ShardIndex(long shardLength, String[] keys, int[] firstMember, String[] extensions, long[] offsets,
                        long[] sizes) {
@@ -102,7 +104,8 @@ public final class ShardIndex {
 
     /**
      * Sample {@code i} as slices of {@code shard}, the whole shard in memory. Each member's tar
-     * header is checked against the index first (a block next to the data).
+     * header is checked against the index the first time the member is read from this mapping (a
+     * block next to the data; see {@link CheckedMembers}).
      *
      * @throws TarException naming {@code url} when the shard does not hold the member where this
      *     index puts it (the index is stale, or describes another shard of the same length)
@@ -112,9 +115,17 @@ public final class ShardIndex {
             throw new TarException(url, 0, "is " + shard.byteSize() + " bytes but its index describes " + shardLength
                     + " (stale index: rebuild it with stoker index)");
         }
+        CheckedMembers c = checked;
+        if (c == null || !c.covers(shard)) {
+            c = new CheckedMembers(shard, extensions.length);
+            checked = c;
+        }
         Map<String, MemorySegment> fields = new LinkedHashMap<>();
         for (int m = firstMember[i]; m < firstMember[i + 1]; m++) {
-            MemberHeaderCheck.check(shard, url, keys[i], extensions[m], offsets[m], sizes[m]);
+            if (!c.isChecked(m)) {
+                MemberHeaderCheck.check(shard, url, keys[i], extensions[m], offsets[m], sizes[m]);
+                c.markChecked(m);
+            }
             fields.put(extensions[m], shard.asSlice(offsets[m], sizes[m]));
         }
         return new TarSample(keys[i], url, fields);

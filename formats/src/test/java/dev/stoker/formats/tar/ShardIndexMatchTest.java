@@ -87,6 +87,32 @@ class ShardIndexMatchTest {
     }
 
     @Test
+    void headersAreCheckedOncePerMappingAndAgainForAnotherMapping() throws Exception {
+        List<Fixtures.Sample> samples = Fixtures.randomSamples(new Random(7), 12);
+        Path shard = dir.resolve("s.tar");
+        FuzzInputs.writeShard(shard, samples);
+        List<Fixtures.Sample> shuffled = new ArrayList<>(samples);
+        Collections.shuffle(shuffled, new Random(1));
+        Path rewritten = dir.resolve("rewritten.tar");
+        FuzzInputs.writeShard(rewritten, shuffled);
+        ShardIndex index = ShardIndex.scan(shard);
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment good = arena.allocate(Files.size(shard));
+            good.copyFrom(java.lang.foreign.MemorySegment.ofArray(Files.readAllBytes(shard)));
+            java.lang.foreign.MemorySegment other = arena.allocate(Files.size(rewritten));
+            other.copyFrom(java.lang.foreign.MemorySegment.ofArray(Files.readAllBytes(rewritten)));
+            for (int i = 0; i < samples.size(); i++) {
+                assertThat(index.sample(i, good, "good").key()).isEqualTo(samples.get(i).key());
+                assertThat(index.sample(i, good, "good").key()).isEqualTo(samples.get(i).key()); // marked: no re-check
+            }
+            // Another mapping of the same length starts unchecked: its first sample is checked and refused.
+            assertThatThrownBy(() -> index.sample(0, other, "other")).isInstanceOf(TarException.class)
+                    .hasMessageContaining("the index does not describe this shard");
+            assertThat(index.sample(0, good, "good").key()).isEqualTo(samples.getFirst().key());
+        }
+    }
+
+    @Test
     void countsThatOverflowWhenMultipliedAreRefusedBeforeAnythingIsAllocated() throws Exception {
         Path shard = dir.resolve("c.tar");
         FuzzInputs.writeShard(shard, Fixtures.randomSamples(new Random(8), 4));
