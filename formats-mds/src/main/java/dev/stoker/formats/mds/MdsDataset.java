@@ -3,6 +3,8 @@ package dev.stoker.formats.mds;
 import dev.stoker.data.Dataset;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.formats.mmap.SharedArena;
+import dev.stoker.formats.tar.ShardCache;
+import dev.stoker.formats.tar.TarException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -41,6 +43,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * file beside it, as Streaming does, or into {@link MdsOptions#cacheDir}; raw files are
  * memory-mapped in one shared arena, which {@link #close()} releases.
  *
+ * <p>A dataset on a remote (Streaming's {@code remote=}: an {@code http(s)://} base or a
+ * {@code pipe:} command, {@link MdsOptions#remote}) opens in a local directory (Streaming's
+ * {@code local=}): its index is fetched at open and each shard the first time a sample of it is
+ * needed (or hinted by {@link #willNeed}), kept there for the next runs.
+ * <pre>{@code
+ * MdsDataset.open(Path.of("/ssd/c4"), MdsOptions.defaults().remote("pipe:aws s3 cp s3://bucket/c4/{} -"))
+ * }</pre>
+ *
  * <p>Every shard is untrusted input: {@code index.json}'s fields are checked for type and range,
  * file names for path separators, each shard's offset table against the index and its size, each
  * sample's column sizes against its length, and every ndarray shape, list count and PIL header
@@ -64,10 +74,13 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
     private final AtomicReferenceArray<MdsShard> shards;
     private final Object[] locks;
     private final Set<Integer> preparing = ConcurrentHashMap.newKeySet();
+    /** Copies of the remote files, or null when the dataset is local. */
+    private final ShardCache remote;
     private volatile boolean closed;
 
-    private MdsDataset(Path dir, MdsIndex index, MdsOptions options) {
+    private MdsDataset(Path dir, MdsIndex index, MdsOptions options, ShardCache remote) {
         this.dir = dir;
+        this.remote = remote;
         this.index = index;
         this.options = options;
         int n = index.shards().size();
@@ -113,10 +126,13 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
             }
             dir = root.resolve(split);
         }
-        MdsIndex index = MdsIndex.read(dir.resolve("index.json"));
-        MdsDataset ds = new MdsDataset(dir, index, options);
+        ShardCache remote = options.remote() == null ? null : ShardCache.in(dir.resolve(REMOTE_COPIES));
+        Path indexFile = remote == null ? dir.resolve("index.json")
+                : fetch(remote, options.remoteLocation(relative(options, "index.json")));
+        MdsIndex index = MdsIndex.read(indexFile);
+        MdsDataset ds = new MdsDataset(dir, index, options, remote);
         try {
-            for (MdsShardInfo s : index.shards()) {
+            for (MdsShardInfo s : remote == null ? index.shards() : List.<MdsShardInfo>of()) {
                 ds.checkPresent(s);
             }
         } catch (RuntimeException e) {
@@ -124,6 +140,22 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
             throw e;
         }
         return ds;
+    }
+
+    /** Where the copies of a remote dataset's files are kept, in its local directory. */
+    static final String REMOTE_COPIES = ".stoker-remote";
+
+    /** {@code name} as the remote names it: under the split, where there is one. */
+    private static String relative(MdsOptions options, String name) {
+        return options.split() == null ? name : options.split().replace('\\', '/') + "/" + name;
+    }
+
+    private static Path fetch(ShardCache cache, String location) {
+        try {
+            return cache.fetchFile(location);
+        } catch (TarException e) {
+            throw new MdsFormatException(location + ": cannot fetch it: " + e.what(), e);
+        }
     }
 
     private Path cacheDir() {
@@ -318,10 +350,13 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
                 } catch (IOException e) {
                     throw new MdsFormatException(cached.getParent() + ": cannot create the cache directory: " + e, e);
                 }
-                ShardDecompressor.decompress(dir.resolve(info.zip().basename()) + ": " + info.label(),
-                        info.compression(), dir.resolve(info.zip().basename()), cached, info.raw().bytes());
+                Path zip = remote == null ? dir.resolve(info.zip().basename()) : fetched(info.zip().basename());
+                ShardDecompressor.decompress(zip + ": " + info.label(), info.compression(), zip, cached,
+                        info.raw().bytes());
             }
             raw = cached;
+        } else if (remote != null && !hasSize(raw, info.raw().bytes())) {
+            raw = fetched(info.raw().basename());
         }
         MappedFile file;
         try {
@@ -338,6 +373,11 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
             file.close();
             throw e;
         }
+    }
+
+    /** The local copy of the remote dataset's file {@code basename}, fetched on first use. */
+    private Path fetched(String basename) {
+        return fetch(remote, options.remoteLocation(relative(options, basename)));
     }
 
     private static boolean hasSize(Path file, long bytes) {

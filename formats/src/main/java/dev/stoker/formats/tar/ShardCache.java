@@ -182,6 +182,27 @@ public final class ShardCache {
         return fetch(location, fileFor(location), http, readAhead, stallTimeout);
     }
 
+    /**
+     * The cached copy of the file at {@code location} ({@code http(s)://} or {@code pipe:}), fetched
+     * whole first when there is none, with {@link HttpShards}' default client and timeouts: for
+     * files other than tar shards that are read from a local copy, such as an MDS dataset's index
+     * and shards. Kept as {@link #fileFor} names it, without the {@code .tar}; it counts against the
+     * limit, and a caller that shares the cache with a limit must open the copy before the cache
+     * evicts it.
+     *
+     * <pre>{@code
+     * Path index = ShardCache.in(Path.of("/ssd/cache")).fetchFile("https://host/mds/train/index.json");
+     * }</pre>
+     *
+     * @throws TarException naming the location when it cannot be fetched or kept
+     */
+    public Path fetchFile(String location) {
+        Path copy = fetch(location, named(location, ""), HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD,
+                HttpShards.DEFAULT_STALL_TIMEOUT);
+        unpin(copy);
+        return copy;
+    }
+
     /** As {@link #fetch}, for a shard index: kept as {@link #indexFileFor}. */
     Path fetchIndex(String location, HttpClient http, int readAhead, Duration stallTimeout) {
         return fetch(location, indexFileFor(location), http, readAhead, stallTimeout);
