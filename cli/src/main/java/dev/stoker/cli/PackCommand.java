@@ -1,6 +1,7 @@
 package dev.stoker.cli;
 
 import dev.stoker.formats.lmdb.LmdbWriter;
+import dev.stoker.formats.mds.MdsWriter;
 import dev.stoker.formats.tar.ShardWriter;
 import dev.stoker.random.Seeds;
 import java.io.IOException;
@@ -54,6 +55,13 @@ import picocli.CommandLine.Spec;
             "number of samples and, for an image folder, __labels__ one byte per",
             "sample (its class index). Every sample must be a single file or line.",
             "--max-samples, --max-bytes and --no-index are for tar only.",
+            "",
+            "--to mds writes MosaicML Streaming's MDS format into the folder -o names",
+            "(index.json and shard.NNNNN.mds), as Streaming's MDSWriter writes it: a",
+            "column per field (jpg/jpeg: jpeg, png: png, json: json, txt: str, cls:",
+            "int, others: bytes); every sample must have the same fields. --max-bytes",
+            "is the shard size limit (default 64M, Streaming's); --compression zstd",
+            "or gz compresses the shards, --hashes records sha1, md5, ... of each.",
             ""
         },
         footerHeading = "%nExamples:%n",
@@ -62,6 +70,7 @@ import picocli.CommandLine.Spec;
             "  stoker pack data/jpeg -o out/train-%%04d.tar --max-bytes 1G --shuffle --seed 3",
             "  stoker pack captions.jsonl -o text/part-%%05d.tar.gz",
             "  stoker pack data/jpeg --to lmdb -o data/lmdb --shuffle --seed 3",
+            "  stoker pack data/jpeg --to mds -o data/mds --compression zstd --hashes sha1",
             "",
             "Then: stoker inspect shards/shard-000000.tar"
         })
@@ -74,7 +83,8 @@ final class PackCommand implements Callable<Integer> {
     Path input;
 
     @Option(names = "--to", paramLabel = "FORMAT", defaultValue = "tar",
-            description = "tar (WebDataset shards) or lmdb (one LMDB environment) (default: ${DEFAULT-VALUE}).")
+            description = "tar (WebDataset shards), lmdb (one LMDB environment) or mds (MosaicML Streaming's"
+                    + " MDS shards) (default: ${DEFAULT-VALUE}).")
     String to;
 
     @Option(names = {"-o", "--output"}, paramLabel = "PATTERN|DIR",
@@ -105,6 +115,14 @@ final class PackCommand implements Callable<Integer> {
     @Option(names = "--no-index", description = "Do not write the .idx files beside the shards.")
     boolean noIndex;
 
+    @Option(names = "--compression", paramLabel = "KIND",
+            description = "With --to mds: zstd, zstd:LEVEL, gz or gz:LEVEL for compressed shards (default: none).")
+    String compression;
+
+    @Option(names = "--hashes", paramLabel = "ALGO", split = ",",
+            description = "With --to mds: hashes of each shard file for index.json, e.g. sha1,md5.")
+    List<String> hashes;
+
     @Option(names = "--overwrite", description = "With --to lmdb: replace an LMDB environment already at -o.")
     boolean overwrite;
 
@@ -128,16 +146,19 @@ final class PackCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return usageError("--layout is one of auto, imagefolder, files, jsonl; not '" + layout + "'");
         }
-        boolean lmdb;
-        switch (to.toLowerCase(Locale.ROOT)) {
-            case "tar" -> lmdb = false;
-            case "lmdb" -> lmdb = true;
-            default -> {
-                return usageError("--to is tar or lmdb; not '" + to + "'");
-            }
+        String target = to.toLowerCase(Locale.ROOT);
+        if (!List.of("tar", "lmdb", "mds").contains(target)) {
+            return usageError("--to is tar, lmdb or mds; not '" + to + "'");
         }
-        if (lmdb) {
+        if (!target.equals("mds") && (compression != null || hashes != null)) {
+            return usageError((compression != null ? "--compression" : "--hashes") + " is for --to mds"
+                    + (compression != null ? " (tar shards are compressed by naming them .tar.gz)" : ""));
+        }
+        if (target.equals("lmdb")) {
             return packLmdb(kind);
+        }
+        if (target.equals("mds")) {
+            return packMds(kind);
         }
         if (overwrite || singleFile) {
             return usageError((overwrite ? "--overwrite" : "--single-file") + " is for --to lmdb"
@@ -270,6 +291,84 @@ final class PackCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - start) / 1e9;
         summaryHead(out, source, order.size(), totalFiles, totalBytes);
         PackLmdb.describe(out, written);
+        summaryTail(out, source, totalBytes, seconds);
+        return CommandLine.ExitCode.OK;
+    }
+
+    /** --to mds: the tar- and lmdb-only options refused, then the samples into an MDS dataset. */
+    private int packMds(PackSource.Layout kind) {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> others = new ArrayList<>();
+        if (maxSamples != null) {
+            others.add("--max-samples");
+        }
+        if (noIndex) {
+            others.add("--no-index");
+        }
+        if (overwrite) {
+            others.add("--overwrite");
+        }
+        if (singleFile) {
+            others.add("--single-file");
+        }
+        if (!others.isEmpty()) {
+            return usageError(String.join(", ", others) + (others.size() == 1 ? " is" : " are")
+                    + " not for --to mds, which writes one folder of shards (--max-bytes sets their size)");
+        }
+        String dir = output == null ? "mds" : output;
+        if (dir.contains("%")) {
+            return usageError("--to mds writes one folder: -o names it, not a shard pattern ('" + dir + "')");
+        }
+        MdsWriter.Builder builder = MdsWriter.builder(Path.of(dir));
+        try {
+            builder.compression(compression).sizeLimit(maxBytes != null ? maxBytes : MdsWriter.DEFAULT_SIZE_LIMIT);
+            if (hashes != null) {
+                builder.hashes(hashes.toArray(String[]::new));
+            }
+        } catch (IllegalArgumentException e) {
+            return usageError(e.getMessage());
+        }
+        PackSource source = source(kind);
+        if (source == null) {
+            return CommandLine.ExitCode.SOFTWARE;
+        }
+        String problem = PackMds.problem(source);
+        if (problem != null) {
+            return failure(problem);
+        }
+        Map<String, String> columns = PackMds.columns(source);
+        columns.forEach(builder::column);
+        List<PackSource.Item> order = order(source);
+        long totalBytes = 0;
+        long totalFiles = 0;
+        try {
+            for (PackSource.Item item : order) {
+                for (PackSource.Field f : item.fields()) {
+                    totalBytes += f.size();
+                    totalFiles += f.file() != null ? 1 : 0;
+                }
+            }
+        } catch (IOException e) {
+            return failure("cannot read " + input + ": " + message(e));
+        }
+        MdsWriter writer;
+        try {
+            writer = builder.open();
+        } catch (RuntimeException e) {
+            return failure(message(e));
+        }
+        long start = System.nanoTime();
+        PackMds.Written written;
+        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet)) {
+            written = PackMds.write(writer, columns, order, progress);
+        } catch (IOException | RuntimeException e) {
+            return failure("packing " + input + " into " + dir + " failed: " + message(e)
+                    + " (what was written there has no index.json: delete the folder and pack again)");
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        summaryHead(out, source, order.size(), totalFiles, totalBytes);
+        PackMds.describe(out, Path.of(dir), written);
         summaryTail(out, source, totalBytes, seconds);
         return CommandLine.ExitCode.OK;
     }

@@ -158,6 +158,25 @@ public final class MdsWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Gives up: drops the shard being filled and writes no {@code index.json}, so that nothing
+     * reads the folder as a complete dataset (the finished shards stay, for the caller to delete).
+     * Closing afterwards does nothing.
+     */
+    public void abort() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (shard != null) {
+            try {
+                shard.discard();
+            } catch (IOException e) {
+                // the file aside stays behind; the folder has no index either way
+            }
+        }
+    }
+
     private long limit() {
         return sizeLimit == 0 ? MAX_SHARD_BYTES : sizeLimit;
     }
