@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "inspect",
         sortOptions = false,
-        header = "Show what a tar shard, shard index, .npy or token file holds.",
+        header = "Show what a tar shard, shard index, MDS dataset, .npy or token file holds.",
         description = {
             "Reads each file and prints what is inside it:",
             "",
@@ -46,6 +46,8 @@ import picocli.CommandLine.Spec;
             "  .idx   the shard index: samples, members, the shard length it describes",
             "  .npy   dtype, shape, memory order and the first entries",
             "  .bin   a flat token file (uint16 unless --tokens u32): count, first tokens",
+            "  DIR    an MDS dataset (the folder of an index.json): samples, shards,",
+            "         columns with their encodings, the first samples' values",
             "",
             "A damaged file is reported with the byte offset of the damage; the exit",
             "status is 1 when any file had an error. Shard names may use braces:",
@@ -58,7 +60,8 @@ import picocli.CommandLine.Spec;
             "  stoker inspect 'shards/shard-{000000..000007}.tar' --samples 0",
             "  stoker inspect http://host/data/shard-000003.tar",
             "  stoker inspect shards/shard-000000.tar.idx data/labels.npy",
-            "  stoker inspect --tokens u32 data/train.bin"
+            "  stoker inspect --tokens u32 data/train.bin",
+            "  stoker inspect data/mds/train"
         })
 final class InspectCommand implements Callable<Integer> {
 
@@ -96,6 +99,9 @@ final class InspectCommand implements Callable<Integer> {
             boolean ok;
             if (ShardSources.isStreamed(name)) {
                 ok = inspectShard(out, name);
+            } else if (Files.isRegularFile(Path.of(name).resolve("index.json")) || lower.endsWith("index.json")) {
+                Path dir = lower.endsWith("index.json") ? Path.of(name).toAbsolutePath().getParent() : Path.of(name);
+                ok = MdsInspection.inspect(out, dir, show);
             } else if (lower.endsWith(".idx")) {
                 ok = inspectIndex(out, Path.of(name));
             } else if (lower.endsWith(".npy")) {
@@ -105,7 +111,8 @@ final class InspectCommand implements Callable<Integer> {
             } else if (lower.endsWith(".tar") || lower.endsWith(".tar.gz") || lower.endsWith(".tgz")) {
                 ok = inspectShard(out, name);
             } else {
-                out.println(name + ": not a file stoker inspect knows (.tar, .tar.gz, .idx, .npy, .bin, an http(s) shard URL or a pipe: command)");
+                out.println(name + ": not a file stoker inspect knows (.tar, .tar.gz, .idx, .npy, .bin, an MDS folder"
+                        + " with its index.json, an http(s) shard URL or a pipe: command)");
                 ok = false;
             }
             failed |= !ok;

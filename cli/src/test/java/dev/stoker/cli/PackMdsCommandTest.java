@@ -62,6 +62,29 @@ class PackMdsCommandTest {
     }
 
     @Test
+    void inspectShowsTheColumnsAndFirstSamplesAndWritesNothingBesideTheData() throws Exception {
+        imageFolder(dir.resolve("images"));
+        Path out = dir.resolve("mds");
+        assertThat(BenchCommandTest.run("pack", dir.resolve("images").toString(), "--to", "mds", "-o", out.toString(),
+                "--compression", "gz").exit()).isZero();
+        List<String> before;
+        try (var files = Files.list(out)) {
+            before = files.map(Path::toString).sorted().toList();
+        }
+        BenchCommandTest.Run r = BenchCommandTest.run("inspect", out.toString(), "-n", "2");
+        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.out()).contains("MDS dataset, 12 samples in 1 shard", "cls:int", "jpg:jpeg", "0: cls=0 jpg=",
+                "1: cls=0").doesNotContain("2: cls");
+        try (var files = Files.list(out)) {
+            assertThat(files.map(Path::toString).sorted().toList()).isEqualTo(before);
+        }
+        Files.writeString(out.resolve("index.json"), "{\"version\": 2, \"shards\": [{}]}");
+        r = BenchCommandTest.run("inspect", out.resolve("index.json").toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains(out + ": error:");
+    }
+
+    @Test
     void packsJsonLinesShuffledAsTheSeedSays() throws Exception {
         Path jsonl = dir.resolve("captions.jsonl");
         List<String> lines = new ArrayList<>();

@@ -81,6 +81,26 @@ class MdsTokenWindowsTest {
     }
 
     @Test
+    void uint32TokensFromStreamingsWriterAreWidenedWhole() {
+        // scalars_zstd (written by Streaming's MDSWriter) has arr_u32: ndarray:uint32:4, values up to 2^32 - 1
+        try (MdsDataset mds = MdsDataset.open(MdsFixtures.copy("scalars_zstd", dir.resolve("u32")))) {
+            MdsTokenWindows windows = mds.tokenWindows("arr_u32");
+            assertThat(windows.seqLen()).isEqualTo(3);
+            boolean sawHighBit = false;
+            for (long i = 0; i < mds.size(); i++) {
+                long[] all = mds.get(i).tensor("arr_u32").toLongArray(); // widened to int64 by the reader
+                TokenWindow w = windows.get(i);
+                for (int k = 0; k < 3; k++) {
+                    assertThat(w.input().getLong(k)).isEqualTo(all[k]);
+                    assertThat(w.target().getLong(k)).isEqualTo(all[k + 1]);
+                    sawHighBit |= all[k] >= 1L << 31;
+                }
+            }
+            assertThat(sawHighBit).as("the fixture tests values past 2^31").isTrue();
+        }
+    }
+
+    @Test
     void aColumnThatIsNotATokenArrayIsRefusedNamingIt() {
         Path out = dir.resolve("u16");
         write(out);
