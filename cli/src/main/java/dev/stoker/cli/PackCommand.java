@@ -184,18 +184,14 @@ final class PackCommand implements Callable<Integer> {
             return CommandLine.ExitCode.SOFTWARE;
         }
         List<PackSource.Item> order = order(source);
-        long totalBytes = 0;
-        long totalFiles = 0;
+        Totals totals;
         try {
-            for (PackSource.Item item : order) {
-                for (PackSource.Field f : item.fields()) {
-                    totalBytes += f.size();
-                    totalFiles += f.file() != null ? 1 : 0;
-                }
-            }
+            totals = Totals.of(order, PackSource.Item::fields);
         } catch (IOException e) {
             return failure("cannot read " + input + ": " + message(e));
         }
+        long totalBytes = totals.bytes();
+        long totalFiles = totals.files();
         long start = System.nanoTime();
         ShardWriter writer = builder.build();
         try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet); writer) {
@@ -231,19 +227,10 @@ final class PackCommand implements Callable<Integer> {
     private int packLmdb(PackSource.Layout kind) {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<String> tarOnly = new ArrayList<>();
-        if (maxSamples != null) {
-            tarOnly.add("--max-samples");
-        }
-        if (maxBytes != null) {
-            tarOnly.add("--max-bytes");
-        }
-        if (noIndex) {
-            tarOnly.add("--no-index");
-        }
-        if (!tarOnly.isEmpty()) {
-            return usageError(String.join(", ", tarOnly) + (tarOnly.size() == 1 ? " is" : " are")
-                    + " for tar shards; --to lmdb writes one environment");
+        Integer refused = refuse(" for tar shards; --to lmdb writes one environment",
+                "--max-samples", maxSamples != null, "--max-bytes", maxBytes != null, "--no-index", noIndex);
+        if (refused != null) {
+            return refused;
         }
         String dir = output == null ? "lmdb" : output;
         if (dir.contains("%")) {
@@ -263,17 +250,14 @@ final class PackCommand implements Callable<Integer> {
             return failure(problem);
         }
         List<PackSource.Item> order = order(source);
-        long totalBytes = 0;
-        long totalFiles = 0;
+        Totals totals;
         try {
-            for (PackSource.Item item : order) {
-                PackSource.Field f = PackLmdb.values(item).getFirst();
-                totalBytes += f.size();
-                totalFiles += f.file() != null ? 1 : 0;
-            }
+            totals = Totals.of(order, item -> List.of(PackLmdb.values(item).getFirst()));
         } catch (IOException e) {
             return failure("cannot read " + input + ": " + message(e));
         }
+        long totalBytes = totals.bytes();
+        long totalFiles = totals.files();
         long start = System.nanoTime();
         LmdbWriter writer;
         try {
@@ -299,22 +283,11 @@ final class PackCommand implements Callable<Integer> {
     private int packMds(PackSource.Layout kind) {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<String> others = new ArrayList<>();
-        if (maxSamples != null) {
-            others.add("--max-samples");
-        }
-        if (noIndex) {
-            others.add("--no-index");
-        }
-        if (overwrite) {
-            others.add("--overwrite");
-        }
-        if (singleFile) {
-            others.add("--single-file");
-        }
-        if (!others.isEmpty()) {
-            return usageError(String.join(", ", others) + (others.size() == 1 ? " is" : " are")
-                    + " not for --to mds, which writes one folder of shards (--max-bytes sets their size)");
+        Integer refused = refuse(" not for --to mds, which writes one folder of shards (--max-bytes sets their size)",
+                "--max-samples", maxSamples != null, "--no-index", noIndex, "--overwrite", overwrite,
+                "--single-file", singleFile);
+        if (refused != null) {
+            return refused;
         }
         String dir = output == null ? "mds" : output;
         if (dir.contains("%")) {
@@ -340,18 +313,14 @@ final class PackCommand implements Callable<Integer> {
         Map<String, String> columns = PackMds.columns(source);
         columns.forEach(builder::column);
         List<PackSource.Item> order = order(source);
-        long totalBytes = 0;
-        long totalFiles = 0;
+        Totals totals;
         try {
-            for (PackSource.Item item : order) {
-                for (PackSource.Field f : item.fields()) {
-                    totalBytes += f.size();
-                    totalFiles += f.file() != null ? 1 : 0;
-                }
-            }
+            totals = Totals.of(order, PackSource.Item::fields);
         } catch (IOException e) {
             return failure("cannot read " + input + ": " + message(e));
         }
+        long totalBytes = totals.bytes();
+        long totalFiles = totals.files();
         MdsWriter writer;
         try {
             writer = builder.open();
@@ -371,6 +340,37 @@ final class PackCommand implements Callable<Integer> {
         PackMds.describe(out, Path.of(dir), written);
         summaryTail(out, source, totalBytes, seconds);
         return CommandLine.ExitCode.OK;
+    }
+
+    /**
+     * The usage error for the options given that the target does not take, or null: {@code pairs}
+     * is option name, whether it was given, and so on; {@code why} ends the message.
+     */
+    private Integer refuse(String why, Object... pairs) {
+        List<String> given = new ArrayList<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if ((Boolean) pairs[i + 1]) {
+                given.add((String) pairs[i]);
+            }
+        }
+        return given.isEmpty() ? null
+                : usageError(String.join(", ", given) + (given.size() == 1 ? " is" : " are") + why);
+    }
+
+    /** The files and bytes the samples' fields will read: what the progress bar counts towards. */
+    private record Totals(long files, long bytes) {
+        static Totals of(List<PackSource.Item> order,
+                         java.util.function.Function<PackSource.Item, List<PackSource.Field>> fields) throws IOException {
+            long files = 0;
+            long bytes = 0;
+            for (PackSource.Item item : order) {
+                for (PackSource.Field f : fields.apply(item)) {
+                    bytes += f.size();
+                    files += f.file() != null ? 1 : 0;
+                }
+            }
+            return new Totals(files, bytes);
+        }
     }
 
     private List<PackSource.Item> order(PackSource source) {

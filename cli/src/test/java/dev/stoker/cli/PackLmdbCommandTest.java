@@ -202,7 +202,7 @@ class PackLmdbCommandTest {
                 new Case(List.of("--to", "lmdb", "-o", env, "--no-index", "--max-samples", "2"),
                         List.of("--max-samples, --no-index are for tar")),
                 new Case(List.of("--to", "lmdb", "-o", dir.resolve("s-%06d").toString()), List.of("not a shard pattern")),
-                new Case(List.of("--to", "zip", "-o", env), List.of("--to is tar or lmdb", "'zip'")),
+                new Case(List.of("--to", "zip", "-o", env), List.of("--to is tar, lmdb or mds", "'zip'")),
                 new Case(List.of("-o", dir.resolve("t-%d.tar").toString(), "--overwrite"), List.of("--overwrite", "lmdb")));
         for (Case c : cases) {
             List<String> args = new ArrayList<>(List.of("pack", in));
