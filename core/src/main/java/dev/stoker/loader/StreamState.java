@@ -27,7 +27,7 @@ import java.util.Arrays;
  * @param batches   per worker: its batches delivered (or failed) so far
  * @param ended     per worker: its stream is over (read to the end, or failed)
  * @param start     where the epoch's streams started, in the dataset's terms, when it was resumed on
- *                  another layout ({@link ReshardableStreamingDataset}'s cursor); null when the
+ *                  another layout ({@link dev.stoker.data.ReshardableStreamingDataset}'s cursor); null when the
  *                  streams started at the start of the epoch
  */
 public record StreamState(int rank, int worldSize, int batchSize, int turn, long delivered, long[] samples,
