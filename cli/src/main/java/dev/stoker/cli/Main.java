@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
         subcommands = {BenchCommand.class, ProfileCommand.class, TuneCommand.class, CudaCommand.class, OrderCommand.class, PackCommand.class, InspectCommand.class,
             IndexCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
+        versionProvider = VersionText.class,
         description = {
             "Stoker is a data loader for machine-learning training on the JVM: it",
             "turns data into batches of tensors in off-heap memory, on worker threads,",
@@ -39,6 +40,7 @@ import picocli.CommandLine.Spec;
             "  stoker pack DIR -o out/shard-%%06d.tar   pack a folder into tar shards",
             "  stoker inspect FILE...         what a shard, index, .npy or token file holds",
             "  stoker help bench              every option of bench",
+            "  stoker --version               version, JVM, and the native libraries found",
             "",
             "Run from a checkout, ./stoker finds a JDK 25+ and builds itself on first use;",
             "./stoker test runs the tests."
@@ -50,6 +52,10 @@ public final class Main implements Runnable {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
+
+    @Option(names = {"-V", "--version"}, versionHelp = true,
+            description = "Show the version, the commit, the JVM, and what Stoker found it can use here (JVM flags, native libraries), then exit.")
+    boolean version;
 
     /** With no command there is nothing to do but say what there is. */
     @Override

@@ -29,4 +29,13 @@ class MainTest {
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("benchh");
     }
+
+    @Test
+    void versionSaysTheVersionTheJvmAndWhatEachModuleFound() {
+        BenchCommandTest.Run r = BenchCommandTest.run("--version");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).startsWith("stoker ").contains("(commit ", "JVM: ", "What this JVM and machine give Stoker:",
+                "stoker-core", "stoker-vision", "stoker-cuda", "Vector API", "native access");
+    }
 }

@@ -1,0 +1,48 @@
+package dev.stoker.vision.transform;
+
+import dev.stoker.environment.EnvironmentProbe;
+import dev.stoker.environment.Finding;
+import dev.stoker.environment.NativeAccess;
+import dev.stoker.vision.decode.ImageDecoder;
+import java.util.List;
+
+/**
+ * Vision's part of {@link dev.stoker.environment.Environment}: native access and libjpeg-turbo for
+ * decoding, the Vector API for the resampler. A service implementation; not called directly.
+ */
+public final class VisionProbe implements EnvironmentProbe {
+    private static final String MODULE = "stoker-vision";
+
+    /** Made by {@link java.util.ServiceLoader}. */
+    public VisionProbe() {
+    }
+
+    @Override
+    public List<Finding> probe() {
+        Finding access = NativeAccess.finding(MODULE, VisionProbe.class, "libjpeg-turbo");
+        return List.of(access, turboJpeg(access instanceof Finding.Ready), vectorApi());
+    }
+
+    private static Finding turboJpeg(boolean nativeAccess) {
+        String feature = "libjpeg-turbo";
+        String cost = "JPEGs are decoded by the JDK's ImageIO, about 2.5x slower";
+        if (!nativeAccess) {
+            return new Finding.Missing(MODULE, feature, cost + " (not looked up without native access)",
+                    "start the JVM with " + NativeAccess.flag(VisionProbe.class));
+        }
+        if (ImageDecoder.turboJpegAvailable()) {
+            return new Finding.Ready(MODULE, feature, "found");
+        }
+        return new Finding.Missing(MODULE, feature, cost,
+                "install it (Debian/Ubuntu: apt-get install libturbojpeg0), or name it with -Dstoker.turbojpeg.path=FILE");
+    }
+
+    private static Finding vectorApi() {
+        String feature = "Vector API";
+        if (Mac.VECTOR) {
+            return new Finding.Ready(MODULE, feature, "jdk.incubator.vector, for the resampler's inner loop");
+        }
+        return new Finding.Missing(MODULE, feature, "resizing runs a plain loop, about 1.7x slower per image",
+                "start the JVM with --add-modules jdk.incubator.vector (the JVM then notes the incubator module in one line)");
+    }
+}
