@@ -334,8 +334,11 @@ final class LmdbVerifier {
         }
         long dsize = u16(page, node) | (long) u16(page, node + 2) << 16;
         if (dsize > Integer.MAX_VALUE - 8) {
-            throw corrupt(pgno, base + node, "node " + i + "'s value of " + dsize
-                    + " bytes is larger than a Java array can hold");
+            // Valid LMDB (values reach 4 GiB), but lmdbjava's ByteBuffer and a byte[] hold 2 GiB: refused
+            // as unsupported, not called corrupt.
+            throw new LmdbException("the LMDB environment at " + path + " holds a value of " + dsize + " bytes (page "
+                    + pgno + ", byte " + (base + node) + " of the data file, node " + i + "): Stoker reads values"
+                    + " of up to 2 GiB, as much as a Java array holds");
         }
         int keyEnd = node + NODE_HEADER + u16(page, node + 6);
         if ((flags & F_BIGDATA) == 0) {

@@ -169,6 +169,14 @@ class LmdbVerifierTest {
         assertRefused(with(tree, x -> x.putLong(at, -1)), "not within pages 2 to the last page 30");
         int node = big;
         assertRefused(with(tree, x -> x.putShort(node + 2, (short) 2)), "value is on pages");
+        // Over 2 GiB (0x9000 << 16 + 5000) is valid LMDB but more than a Java array holds: unsupported, not corrupt.
+        Path huge = write(with(tree, x -> x.putShort(node + 2, (short) 0x9000)));
+        assertThatThrownBy(() -> LmdbEnvironment.open(huge))
+                .isInstanceOf(LmdbException.class)
+                .hasMessageContaining(huge.toString())
+                .hasMessageContaining("holds a value of 2415924104 bytes")
+                .hasMessageContaining("up to 2 GiB")
+                .hasMessageNotContaining("corrupt");
     }
 
     @Test
