@@ -140,7 +140,9 @@ final class Hdf5Columns {
                                       long[] dims, long bytes, String where, FileMap fileMap) throws IOException {
         if (bytes / MAX_EXPANSION > fileSize) {
             throw new Hdf5FormatException(where + " of shape " + Arrays.toString(dims) + " claims " + bytes
-                    + " bytes, more than " + MAX_EXPANSION + " times the file's " + fileSize + ": corrupt");
+                    + " bytes, more than " + MAX_EXPANSION + " times the file's " + fileSize + ": corrupt, or"
+                    + " almost all of it never written (its fill value); refused either way, as nothing else bounds"
+                    + " the memory its rows claim");
         }
         int[] intDims = new int[dims.length];
         for (int d = 0; d < dims.length; d++) {

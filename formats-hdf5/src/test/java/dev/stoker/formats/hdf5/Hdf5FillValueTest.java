@@ -155,6 +155,16 @@ class Hdf5FillValueTest {
     }
 
     @Test
+    void anArrayAlmostEntirelyNeverWrittenIsRefusedSayingSo() {
+        // 320 MB claimed in a file of some 60 kB: past the 1100:1 bound, and the message says why.
+        assertThatThrownBy(() -> Hdf5Dataset.open(fixture("fill.h5"), "huge_sparse"))
+                .isInstanceOf(Hdf5FormatException.class)
+                .hasMessageContaining("fill.h5")
+                .hasMessageContaining("'huge_sparse'")
+                .hasMessageContaining("almost all of it never written");
+    }
+
+    @Test
     void variableLengthStringsAreRefusedByName() {
         assertThatThrownBy(() -> Hdf5Dataset.open(fixture("fill.h5"), "names"))
                 .isInstanceOf(Hdf5FormatException.class)
