@@ -9,7 +9,7 @@ import java.util.Map;
  * instead of 64 times. One per worker thread, so no locking.
  */
 final class ChunkCache {
-    /** What a chunk missing from the file (never written: the fill value, zero) is cached as. */
+    /** What a chunk missing from the file (never written: it reads as the fill value) is cached as. */
     static final byte[] MISSING = new byte[0];
 
     private final long budget;

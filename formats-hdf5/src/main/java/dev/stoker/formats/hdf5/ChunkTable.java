@@ -14,7 +14,7 @@ import java.util.Map;
  * Where each stored chunk of a chunked array lies, by its position in the chunk grid, read once
  * from the file's chunk index (jhdf parses the B-tree) and checked then: every chunk on the grid,
  * inside the array, its stored bytes inside the file and no longer than any encoding of a chunk
- * takes. A chunk absent from the table was never written (it reads as the fill value, zero), which
+ * takes. A chunk absent from the table was never written (it reads as the array's fill value), which
  * a lookup answers without jhdf's exception per missing chunk.
  *
  * <p>jhdf keeps the index behind the protected {@code getChunkLookup()}; it is reached by
@@ -27,6 +27,7 @@ final class ChunkTable {
     }
 
     private static final Method LOOKUP = lookup();
+    private static final long UNDEFINED_ADDRESS = -1L;
 
     private final Map<Long, Stored> chunks;
 
@@ -94,6 +95,9 @@ final class ChunkTable {
                 key = key * grid[d] + offset[d] / chunk[d];
             }
             long address = c.getAddress();
+            if (address == UNDEFINED_ADDRESS) {
+                continue; // listed but never written (a fixed array index lists every chunk): the fill value
+            }
             int size = c.getSize();
             if (size < 0 || size > maxStored || address < 0 || address > fileSize - userBlock
                     || size > fileSize - userBlock - address) {

@@ -46,7 +46,8 @@ final class ChunkedColumn implements Hdf5Column {
     private final long userBlock;
     private final long cacheBytes;
     private final ThreadLocal<ChunkCache> cache;
-    /** What a chunk never written reads as: zeros (HDF5's default fill value). */
+    private final FillValue fill;
+    /** A chunk never written: each element reads as the array's fill value. */
     private static final MemorySegment MISSING = MemorySegment.ofArray(new byte[0]);
 
     /**
@@ -55,10 +56,11 @@ final class ChunkedColumn implements Hdf5Column {
      * @param table   the checked chunk index, or null to ask jhdf for each chunk
      * @param fileMap the whole file mapped, where chunks stored unfiltered (checked to be chunkBytes
      *                long) are read in place; or null
+     * @param fill    what the elements of chunks never written read as
      */
     ChunkedColumn(Path file, SampleLayout.Field field, ChunkedDataset dataset, int[] dims, int[] chunk,
                   ByteOrder order, ChunkDecoder decoder, int chunkBytes, ChunkTable table, HdfBackingStorage storage,
-                  MemorySegment fileMap) {
+                  MemorySegment fileMap, FillValue fill) {
         this.file = file;
         this.field = field;
         this.rows = dims[0];
@@ -71,6 +73,7 @@ final class ChunkedColumn implements Hdf5Column {
         this.table = table;
         this.storage = storage;
         this.fileMap = fileMap;
+        this.fill = fill;
         this.userBlock = storage.getUserBlockSize();
         this.grid = grid(dims, chunk);
         boolean whole = true;
@@ -196,11 +199,11 @@ final class ChunkedColumn implements Hdf5Column {
         }
     }
 
-    /** Copies {@code count} elements from chunk element {@code src} to dst element {@code dstAt} (zeros if missing). */
+    /** Copies {@code count} elements from chunk element {@code src} to dst element {@code dstAt} (the fill value if missing). */
     private void copy(MemorySegment in, long src, Tensor dst, long dstAt, long count, int elementSize) {
         MemorySegment out = dst.segment();
         if (in == MISSING) {
-            out.asSlice(dstAt * elementSize, count * elementSize).fill((byte) 0);
+            fill.write(out, dstAt * elementSize, count);
             return;
         }
         ValueLayout element = field.dtype().layout();
@@ -220,7 +223,7 @@ final class ChunkedColumn implements Hdf5Column {
         if (table != null) {
             ChunkTable.Stored s = table.get(key);
             if (s == null) {
-                return MISSING; // never written: HDF5's default fill value, zero
+                return MISSING; // never written: the fill value
             }
             if (fileMap != null && decoder.identity()) { // stored as it is: read it in place, like a contiguous array
                 return fileMap.asSlice(userBlock + s.address(), chunkBytes); // size checked at open
@@ -246,7 +249,7 @@ final class ChunkedColumn implements Hdf5Column {
         if (table != null) {
             ChunkTable.Stored s = table.get(key);
             if (s == null) {
-                return ChunkCache.MISSING; // never written: HDF5's default fill value, zero
+                return ChunkCache.MISSING; // never written: the fill value
             }
             ByteBuffer stored = storage.map(s.address(), s.size()); // checked against the file at open
             byte[] raw = new byte[stored.remaining()];
@@ -263,7 +266,7 @@ final class ChunkedColumn implements Hdf5Column {
             stored = dataset.getRawChunkBuffer(offset);
         } catch (HdfException e) {
             if (e.getMessage() != null && e.getMessage().startsWith("No chunk with offset")) {
-                return ChunkCache.MISSING; // never written: HDF5's default fill value, zero
+                return ChunkCache.MISSING; // never written: the fill value
             }
             throw e;
         }

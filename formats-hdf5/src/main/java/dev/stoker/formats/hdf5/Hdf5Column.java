@@ -7,7 +7,7 @@ import dev.stoker.tensor.Tensor;
  * One HDF5 dataset read row by row along its first axis: row {@code i} is the sub-array
  * {@code dataset[i]}, written into a tensor of the field's dtype and shape.
  */
-sealed interface Hdf5Column permits MappedColumn, JhdfColumn, ChunkedColumn {
+sealed interface Hdf5Column permits MappedColumn, JhdfColumn, ChunkedColumn, FilledColumn {
 
     /** The field this column fills: the dataset's path, element type and shape of one row. */
     SampleLayout.Field field();

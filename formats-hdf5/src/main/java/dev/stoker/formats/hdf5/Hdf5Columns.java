@@ -30,10 +30,13 @@ final class Hdf5Columns {
     static final long MAX_CHUNK_BYTES = 256L << 20;
     /**
      * How many times its file's size a chunked array may claim: deflate, the best-packing filter
-     * Stoker reads, cannot exceed about 1032:1, so a larger claim is a corrupt dataspace (or an
-     * array mostly never written, which is refused with it).
+     * Stoker reads, cannot exceed about 1032:1, so a larger claim is a corrupt dataspace, or an
+     * array almost entirely never written (its chunks or bytes not allocated: the fill value),
+     * which is refused with it: nothing else bounds the memory such an array's rows claim.
      */
     static final long MAX_EXPANSION = 1100;
+    /** HDF5's undefined address (all bits set): storage not allocated yet. */
+    private static final long UNDEFINED_ADDRESS = -1L;
 
     private Hdf5Columns() {
     }
@@ -119,6 +122,9 @@ final class Hdf5Columns {
             return new MappedColumn(field, rows, MemorySegment.NULL, order);
         }
         long address = ((ContiguousDataset) dataset).getDataAddress();
+        if (address == UNDEFINED_ADDRESS) { // never written: HDF5 allocates at the first write
+            return unwritten(fileSize, dataset, field, dims, bytes, where);
+        }
         long start = address + hdf.getUserBlockSize();
         if (address < 0 || start < 0 || start > fileSize || bytes > fileSize - start) {
             throw new Hdf5FormatException(where + " " + field + " x " + rows + " needs bytes ["
@@ -134,7 +140,9 @@ final class Hdf5Columns {
                                       long[] dims, long bytes, String where, FileMap fileMap) throws IOException {
         if (bytes / MAX_EXPANSION > fileSize) {
             throw new Hdf5FormatException(where + " of shape " + Arrays.toString(dims) + " claims " + bytes
-                    + " bytes, more than " + MAX_EXPANSION + " times the file's " + fileSize + ": corrupt");
+                    + " bytes, more than " + MAX_EXPANSION + " times the file's " + fileSize + ": corrupt, or"
+                    + " almost all of it never written (its fill value); refused either way, as nothing else bounds"
+                    + " the memory its rows claim");
         }
         int[] intDims = new int[dims.length];
         for (int d = 0; d < dims.length; d++) {
@@ -166,6 +174,8 @@ final class Hdf5Columns {
                 hdf.getUserBlockSize(), decoder.maxStoredBytes(), where);
         if (table == null) {
             dataset.isEmpty(); // jhdf's index, read now all the same
+        } else {
+            ExtensibleArrayCheck.check(dataset, hdf.getHdfBackingStorage(), table.size(), where);
         }
         MemorySegment inPlace = null;
         if (table != null && decoder.identity()) {
@@ -176,8 +186,25 @@ final class Hdf5Columns {
             }
             inPlace = fileMap.get();
         }
-        return new ChunkedColumn(file, field, dataset, intDims, chunk, Hdf5Types.orderOf(dataset.getDataType()),
-                decoder, (int) chunkBytes, table, hdf.getHdfBackingStorage(), inPlace);
+        var order = Hdf5Types.orderOf(dataset.getDataType());
+        return new ChunkedColumn(file, field, dataset, intDims, chunk, order, decoder, (int) chunkBytes, table,
+                hdf.getHdfBackingStorage(), inPlace, FillValue.of(dataset, field.dtype().byteSize(), order, where));
+    }
+
+    /** A contiguous array with no bytes yet: its fill value, within the same limits as a chunked array's. */
+    private static Hdf5Column unwritten(long fileSize, Dataset dataset, SampleLayout.Field field, long[] dims,
+                                        long bytes, String where) {
+        if (bytes / MAX_EXPANSION > fileSize) {
+            throw new Hdf5FormatException(where + " of shape " + Arrays.toString(dims) + " was never written and"
+                    + " claims " + bytes + " bytes, more than " + MAX_EXPANSION + " times the file's " + fileSize
+                    + ": corrupt (or an array to write before reading it)");
+        }
+        FillValue fill = FillValue.of(dataset, field.dtype().byteSize(), Hdf5Types.orderOf(dataset.getDataType()), where);
+        if (!fill.stated()) { // HDF5 too: "dataset doesn't exist, no data can be read"
+            throw new Hdf5FormatException(where + " was never written (its layout has no address) and states no fill"
+                    + " value: HDF5 cannot read it either");
+        }
+        return new FilledColumn(field, dims[0], fill);
     }
 
     /** a * b, or Long.MAX_VALUE when it overflows (both are non-negative). */

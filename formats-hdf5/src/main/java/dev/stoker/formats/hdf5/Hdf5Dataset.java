@@ -42,7 +42,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       which path an array takes. lz4 and bitshuffle are refused: their chunk headers carry sizes
  *       jhdf allocates from unchecked.
  * </ul>
- * The file is untrusted input. jhdf reads its structure through a storage that checks every read
+ * What was never written reads as h5py reads it: a chunk never written, or a contiguous array
+ * never written (HDF5 allocates its bytes at the first write), holds the array's fill value (0
+ * where none was set, or where its fill time is "never"). An array whose extensible array chunk
+ * index (newer file format, one unlimited dimension) has a chunk never written before written
+ * ones is refused: jhdf 0.13 loses the chunks after such a gap.
+ *
+ * <p>The file is untrusted input. jhdf reads its structure through a storage that checks every read
  * against the file's length, caps metadata blocks and the metadata read in all (a cycle of
  * headers or B-tree nodes ends in an error, not a hang); every shape, chunk and chunk address is
  * checked before anything is allocated or mapped from it, and rows, chunks and samples have

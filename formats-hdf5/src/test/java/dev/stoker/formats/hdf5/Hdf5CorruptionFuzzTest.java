@@ -48,6 +48,8 @@ class Hdf5CorruptionFuzzTest {
             "chunked_gzip.h5, 1000, data labels",
             "chunked_lzf.h5, 400, data labels",
             "big_endian.h5, 400, data labels",
+            "fill.h5, 600, i32 f64 i16be gzip contig_f32 contig_i64be never_contig early",
+            "fill_latest.h5, 600, fixed fixed_gzip ext bt2 single contig",
     })
     void everyDamagedFileReadsOrIsRefusedNamingTheFile(String fixture, int cases, String arrays, @TempDir Path dir)
             throws IOException {

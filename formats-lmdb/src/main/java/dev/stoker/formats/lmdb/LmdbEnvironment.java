@@ -42,7 +42,8 @@ import org.lmdbjava.Txn;
  * So {@link #open(Path)} first checks the file's structure in Java, reading every branch and leaf
  * page of the main database once (not the values' overflow pages): meta pages, page headers, node
  * offsets, key and value extents, overflow page ranges, tree depth, key order and the meta's
- * counts. A file that fails gets an {@link LmdbException} naming the path, the page, the byte
+ * counts (its overflow count as a range: liblmdb keeps counting a run it reused in place for a
+ * smaller value, and pages freed by later transactions are legitimate). A file that fails gets an {@link LmdbException} naming the path, the page, the byte
  * offset and what was wrong; one that passes cannot make liblmdb read outside the file, only give
  * wrong value bytes where value bytes were damaged. The check's cost grows with the number of
  * keys, not the bytes of the values: W8's 1.1 GB of 10,000 JPEG-sized values has 61 tree pages

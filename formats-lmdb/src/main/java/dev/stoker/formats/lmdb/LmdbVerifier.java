@@ -22,7 +22,11 @@ import java.util.BitSet;
  * chosen meta, reading every branch and leaf page once: page numbers inside the file, page headers,
  * the node offsets array, each node's key and value inside its page, overflow values' page ranges
  * inside the file (their pages are not read), the tree's depth, no page reached twice, keys in
- * order within and across pages (liblmdb's binary search assumes it), and the meta's counts.
+ * order within and across pages (liblmdb's binary search assumes it), and the meta's counts:
+ * branch pages, leaf pages and entries exactly; overflow pages at least what the values' sizes
+ * need and at most what the file holds besides (liblmdb counts whole runs that it reused in place
+ * for a smaller value). Pages the tree does not reach (the freelist's, freed and not yet reused
+ * ones) are not read: liblmdb reads none of them when it looks keys up.
  * Databases with sorted duplicates, integer or reversed keys are refused: Stoker reads none, and
  * liblmdb reads their pages differently.
  *
@@ -92,7 +96,11 @@ final class LmdbVerifier {
         this.file = file;
     }
 
-    /** What the check found: the chosen meta's page size, last page and the main tree's shape. */
+    /**
+     * What the check found: the chosen meta's page size, last page and the main tree's shape;
+     * {@code overflowPages} is the meta's count (what {@code stat()} says), checked as far as the
+     * tree's values allow.
+     */
     record Summary(int pageSize, long lastPage, int depth, long entries, long treePages, long overflowPages) {}
 
     /**
@@ -172,9 +180,9 @@ final class LmdbVerifier {
         walk(root, 1, null, null);
         expectCount(metaPage, db + 8, "branch pages", branchPages);
         expectCount(metaPage, db + 16, "leaf pages", leafPages);
-        expectCount(metaPage, db + 24, "overflow pages", overflowPages);
         expectCount(metaPage, db + 32, "entries", entries);
-        return new Summary(pageSize, lastPage, depth, entries, branchPages + leafPages, overflowPages);
+        long overflow = checkOverflowCount(metaPage, db + 24);
+        return new Summary(pageSize, lastPage, depth, entries, branchPages + leafPages, overflow);
     }
 
     private void checkMeta(int page, long at) {
@@ -199,6 +207,25 @@ final class LmdbVerifier {
             throw corrupt(metaPage, at, "the main database's meta says " + Long.toUnsignedString(stored) + " "
                     + what + " but its tree holds " + counted);
         }
+    }
+
+    /**
+     * The meta's overflow page count, checked against the tree's values: at least the pages their
+     * sizes need, and no more than the file's pages outside the tree and the two metas. Not equal:
+     * liblmdb overwrites a big value in place when its overflow run was written in the same
+     * transaction and is long enough, and keeps counting the whole run (a 10,000-byte value
+     * overwritten by 1 byte still counts 3 pages), so only the run's own header knows its length,
+     * and those pages are not read here. A lower count would be damage.
+     */
+    private long checkOverflowCount(long metaPage, long at) {
+        long stored = u64(at);
+        long room = lastPage + 1 - 2 - branchPages - leafPages;
+        if (Long.compareUnsigned(stored, overflowPages) < 0 || Long.compareUnsigned(stored, room) > 0) {
+            throw corrupt(metaPage, at, "the main database's meta says " + Long.toUnsignedString(stored)
+                    + " overflow pages, but its values need at least " + overflowPages + " and the file has "
+                    + room + " pages outside its tree and the meta pages");
+        }
+        return stored;
     }
 
     /** A checked node inside a page copy, whose key bounds a child's keys. */
@@ -307,8 +334,11 @@ final class LmdbVerifier {
         }
         long dsize = u16(page, node) | (long) u16(page, node + 2) << 16;
         if (dsize > Integer.MAX_VALUE - 8) {
-            throw corrupt(pgno, base + node, "node " + i + "'s value of " + dsize
-                    + " bytes is larger than a Java array can hold");
+            // Valid LMDB (values reach 4 GiB), but lmdbjava's ByteBuffer and a byte[] hold 2 GiB: refused
+            // as unsupported, not called corrupt.
+            throw new LmdbException("the LMDB environment at " + path + " holds a value of " + dsize + " bytes (page "
+                    + pgno + ", byte " + (base + node) + " of the data file, node " + i + "): Stoker reads values"
+                    + " of up to 2 GiB, as much as a Java array holds");
         }
         int keyEnd = node + NODE_HEADER + u16(page, node + 6);
         if ((flags & F_BIGDATA) == 0) {

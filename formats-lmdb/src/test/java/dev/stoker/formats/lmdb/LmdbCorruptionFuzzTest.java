@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Thousands of seeded corruptions of valid environments (three written by Python's lmdb, one by
- * lmdbjava in W8's layout): each must read cleanly (wrong value bytes are fine where only value
+ * Thousands of seeded corruptions of valid environments (five written by Python's lmdb, two of
+ * them with values overwritten and deleted over many transactions, one by lmdbjava in W8's layout): each must read cleanly (wrong value bytes are fine where only value
  * bytes were hit) or fail with an {@link LmdbException} naming the environment; nothing else, no
  * crash, no hang. The cases run in a JVM of their own ({@link LmdbFuzzRunner}), so a crash shows
  * up as this test failing at the case that crashed, not as a dead test run.
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * prevents: the case JVM then dies in liblmdb within the first few cases.
  */
 class LmdbCorruptionFuzzTest {
-    private static final int CASES_PER_BASE = Integer.getInteger("stoker.lmdb.fuzzCases", 2000); // 4 bases
+    private static final int CASES_PER_BASE = Integer.getInteger("stoker.lmdb.fuzzCases", 2000); // 6 bases
     private static final long HANG_GUARD_SECONDS = 300;
 
     @TempDir
@@ -37,9 +37,9 @@ class LmdbCorruptionFuzzTest {
         assertThat(bad).as("cases that neither read cleanly nor failed with an LmdbException naming the path")
                 .isEmpty();
         List<String> summaries = lines.stream().filter(l -> l.startsWith("summary ")).toList();
-        assertThat(summaries).hasSize(4).allSatisfy(s -> assertThat(s).contains("cases=" + CASES_PER_BASE));
+        assertThat(summaries).hasSize(6).allSatisfy(s -> assertThat(s).contains("cases=" + CASES_PER_BASE));
         long done = lines.stream().filter(l -> l.startsWith("done ")).count();
-        assertThat(done).isEqualTo(4L * CASES_PER_BASE);
+        assertThat(done).isEqualTo(6L * CASES_PER_BASE);
         // Both outcomes occur: the damage is neither always harmless nor always caught at open.
         assertThat(lines).anyMatch(l -> l.startsWith("done ") && l.endsWith(" clean"));
         assertThat(lines).anyMatch(l -> l.startsWith("done ") && l.endsWith(" refused-open"));

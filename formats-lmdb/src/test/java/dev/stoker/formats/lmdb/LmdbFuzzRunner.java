@@ -38,6 +38,8 @@ public final class LmdbFuzzRunner {
         bases.put("small", fixtures.resolve("small"));
         bases.put("nolen", fixtures.resolve("nolen"));
         bases.put("tree", fixtures.resolve("tree"));
+        bases.put("overwritten", fixtures.resolve("overwritten")); // overflow runs counted whole, freed pages
+        bases.put("churn", fixtures.resolve("churn"));             // a freelist reused over 40 transactions
         bases.put("w8", LmdbTestEnvironments.writeW8(work.resolve("w8-base"), 40, 100, 3000, 700, 9000, 20));
         int b = 0;
         for (Map.Entry<String, Path> base : bases.entrySet()) {

@@ -108,6 +108,13 @@ class LmdbVerifierTest {
         assertRefused(with(tree, b -> b.putLong(meta + 128, 31)), "root page 31");
         assertRefused(with(tree, b -> b.putShort(meta + 94, (short) 2)), "a branch page at level 2 of a tree of depth 2");
         assertRefused(with(tree, b -> b.putLong(meta + 120, 63)), "says 63 entries but its tree holds 62");
+        // The overflow count may exceed what the values need (runs reused in place), never fall short
+        // of it nor pass the file's pages outside the tree (31 pages, 16 in the tree, 2 metas).
+        assertRefused(with(tree, b -> b.putLong(meta + 112, 7)), "says 7 overflow pages", "need at least 8");
+        assertRefused(with(tree, b -> b.putLong(meta + 112, 14)), "says 14 overflow pages", "has 13 pages outside");
+        assertRefused(with(tree, b -> b.putLong(meta + 112, -1)), "says 18446744073709551615 overflow pages");
+        assertThat(LmdbVerifier.verify(dir, write(with(tree, b -> b.putLong(meta + 112, 13))).resolve("data.mdb"))
+                .overflowPages()).isEqualTo(13);
         assertRefused(Arrays.copyOf(tree, tree.length - PAGE), "last page is 30", "holds 30 pages");
         assertRefused(Arrays.copyOf(tree, 100), "too few for a meta page");
     }
@@ -162,6 +169,14 @@ class LmdbVerifierTest {
         assertRefused(with(tree, x -> x.putLong(at, -1)), "not within pages 2 to the last page 30");
         int node = big;
         assertRefused(with(tree, x -> x.putShort(node + 2, (short) 2)), "value is on pages");
+        // Over 2 GiB (0x9000 << 16 + 5000) is valid LMDB but more than a Java array holds: unsupported, not corrupt.
+        Path huge = write(with(tree, x -> x.putShort(node + 2, (short) 0x9000)));
+        assertThatThrownBy(() -> LmdbEnvironment.open(huge))
+                .isInstanceOf(LmdbException.class)
+                .hasMessageContaining(huge.toString())
+                .hasMessageContaining("holds a value of 2415924104 bytes")
+                .hasMessageContaining("up to 2 GiB")
+                .hasMessageNotContaining("corrupt");
     }
 
     @Test
