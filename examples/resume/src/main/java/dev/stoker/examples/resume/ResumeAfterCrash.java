@@ -72,14 +72,13 @@ public final class ResumeAfterCrash {
         try (DataLoader<SyntheticSample> loader = loader(dataset, 2)) {
             long step = 0;
             long model = 1;
-            long firstEpoch = 0;
             if (from != null) {
                 loader.restore(from.loader());   // the next pass is the rest of the checkpoint's epoch
                 step = from.step();
                 model = from.model();
-                firstEpoch = from.loader().epoch();
             }
-            for (long epoch = firstEpoch; epoch < EPOCHS; epoch++) {
+            // loader.epoch(): the epoch the next pass loads, 0 on a new loader, the checkpoint's after restore
+            for (long epoch = loader.epoch(); epoch < EPOCHS; epoch++) {
                 for (Batch batch : loader) {
                     long sum;
                     try (batch) {
