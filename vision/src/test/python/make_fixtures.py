@@ -174,16 +174,30 @@ def binary_pnm(magic, size, maxval, samples):
     return f"{magic}\n{size[0]} {size[1]}\n{maxval}\n".encode() + np.asarray(samples).astype(dtype).tobytes()
 
 
+def png16_rgb(a):
+    """A 16-bit RGB PNG (PIL writes none), by hand: PIL reads it as RGB from the high bytes."""
+    import struct, zlib
+    h, w = a.shape[:2]
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + np.asarray(row).astype(">u2").tobytes() for row in a)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
 def format_fixtures():
     """WebP, PNM and the PNG and TIFF depths that differ from 8-bit RGB, each against PIL's convert("RGB")."""
     d = os.path.join(ROOT, "formats")
     rng = np.random.default_rng(11)
-    img = picture(64, 48, 7)
-    alpha = Image.fromarray(np.tile(np.linspace(0, 255, 64).astype(np.uint8), (48, 1)), "L")  # 0 (clear) to 255
+    # 32 x 24 keeps the files small; lossy WebP gets 64 x 48, for room between its colour edges.
+    img = picture(32, 24, 7)
+    alpha = Image.fromarray(np.tile(np.linspace(0, 255, 32).astype(np.uint8), (24, 1)), "L")  # 0 (clear) to 255
     rgba = Image.merge("RGBA", (*img.split(), alpha))
+    photo = picture(64, 48, 7)
+    photo_rgba = Image.merge("RGBA", (*photo.split(), alpha.resize((64, 48))))
     grey = img.convert("L")
     # 16-bit grey spanning the whole range, with the low values (0..255) that PIL keeps as they are.
-    g16 = np.concatenate([rng.integers(0, 256, size=(24, 64)), rng.integers(0, 65536, size=(24, 64))]).astype(np.uint16)
+    g16 = np.concatenate([rng.integers(0, 256, size=(12, 32)), rng.integers(0, 65536, size=(12, 32))]).astype(np.uint16)
     small = picture(9, 7, 8)
 
     def save(im, fmt, **kw):
@@ -192,23 +206,23 @@ def format_fixtures():
     # name: (bytes, tolerance). Tolerance 0: lossless, compared exactly. Lossy WebP: libwebp is
     # PIL's own decoder (exact there); the pure-Java fallback rounds its YUV to RGB differently.
     files = {
-        "lossy.webp": (save(img, "WEBP", quality=80), "lossy"),
+        "lossy.webp": (save(photo, "WEBP", quality=80), "lossy"),
         "lossy_odd_37x23.webp": (save(picture(37, 23, 9), "WEBP", quality=60), "lossy"),
-        "lossy_alpha.webp": (save(rgba, "WEBP", quality=80), "lossy"),
+        "lossy_alpha.webp": (save(photo_rgba, "WEBP", quality=80), "lossy"),
         "lossless.webp": (save(img, "WEBP", lossless=True), "exact"),
         "lossless_alpha.webp": (save(rgba, "WEBP", lossless=True, exact=True), "exact"),
         "p6.ppm": (save(img, "PPM"), "exact"),
         "p6_rgba_saved.ppm": (save(rgba, "PPM"), "exact"),
         "p3.ppm": (plain_pnm("P3", np.asarray(small), 255, comment=True), "exact"),
         "p3_maxval_1000.ppm": (plain_pnm("P3", rng.integers(0, 1001, size=(7, 9, 3)), 1000), "exact"),
-        "p6_maxval_100.ppm": (binary_pnm("P6", (64, 48), 100, rng.integers(0, 101, size=(48, 64, 3))), "exact"),
-        "p6_maxval_200.ppm": (binary_pnm("P6", (64, 48), 200, rng.integers(0, 201, size=(48, 64, 3))), "exact"),
-        "p6_maxval_1000.ppm": (binary_pnm("P6", (64, 48), 1000, rng.integers(0, 1001, size=(48, 64, 3))), "exact"),
-        "p6_16bit.ppm": (binary_pnm("P6", (64, 48), 65535, rng.integers(0, 65536, size=(48, 64, 3))), "exact"),
+        "p6_maxval_100.ppm": (binary_pnm("P6", (32, 24), 100, rng.integers(0, 101, size=(24, 32, 3))), "exact"),
+        "p6_maxval_200.ppm": (binary_pnm("P6", (32, 24), 200, rng.integers(0, 201, size=(24, 32, 3))), "exact"),
+        "p6_maxval_1000.ppm": (binary_pnm("P6", (32, 24), 1000, rng.integers(0, 1001, size=(24, 32, 3))), "exact"),
+        "p6_16bit.ppm": (binary_pnm("P6", (32, 24), 65535, rng.integers(0, 65536, size=(24, 32, 3))), "exact"),
         "p5.pgm": (save(grey, "PPM"), "exact"),
         "p5_16bit.pgm": (save(Image.fromarray(g16.astype(np.int32), "I"), "PPM"), "exact"),
-        "p5_maxval_1000.pgm": (binary_pnm("P5", (64, 48), 1000, np.concatenate([rng.integers(0, 4, size=(24, 64)), rng.integers(0, 1001, size=(24, 64))])), "exact"),
-        "p5_maxval_15.pgm": (binary_pnm("P5", (64, 48), 15, rng.integers(0, 16, size=(48, 64))), "exact"),
+        "p5_maxval_1000.pgm": (binary_pnm("P5", (32, 24), 1000, np.concatenate([rng.integers(0, 4, size=(12, 32)), rng.integers(0, 1001, size=(12, 32))])), "exact"),
+        "p5_maxval_15.pgm": (binary_pnm("P5", (32, 24), 15, rng.integers(0, 16, size=(24, 32))), "exact"),
         "p2.pgm": (plain_pnm("P2", np.asarray(small.convert("L")), 255, comment=True), "exact"),
         "p2_maxval_1000.pgm": (plain_pnm("P2", rng.integers(0, 1001, size=(7, 9)), 1000), "exact"),
         "p4.pbm": (save(grey.point(lambda v: 255 if v > 128 else 0).convert("1"), "PPM"), "exact"),
@@ -218,12 +232,32 @@ def format_fixtures():
         "gray1.png": (save(grey.convert("1"), "PNG"), "exact"),
         "gray_alpha.png": (save(Image.merge("LA", (grey, alpha)), "PNG"), "exact"),
         "gray16.tif": (save(Image.fromarray(g16), "TIFF"), "exact"),
+        # The other extensions of ImageFolder's list (.bmp, .tif, .png) in the modes PIL writes.
+        "rgb16.png": (png16_rgb(rng.integers(0, 65536, size=(24, 32, 3))), "exact"),
+        "palette.png": (save(img.quantize(64), "PNG"), "exact"),
+        "palette_trns.png": (save(img.quantize(64), "PNG", transparency=3), "exact"),
+        "rgba.png": (save(rgba, "PNG"), "exact"),
+        "rgb.bmp": (save(img, "BMP"), "exact"),
+        "rgba.bmp": (save(rgba, "BMP"), "exact"),
+        "grey.bmp": (save(grey, "BMP"), "exact"),
+        "palette.bmp": (save(img.quantize(64), "BMP"), "exact"),
+        "bilevel.bmp": (save(grey.convert("1"), "BMP"), "exact"),
+        "rgb.tif": (save(img, "TIFF"), "exact"),
+        "rgb_lzw.tif": (save(img, "TIFF", compression="tiff_lzw"), "exact"),
+        "rgb_deflate.tif": (save(img, "TIFF", compression="tiff_adobe_deflate"), "exact"),
+        "rgba.tif": (save(rgba, "TIFF"), "exact"),
+        "grey.tif": (save(grey, "TIFF"), "exact"),
+        "bilevel.tif": (save(grey.convert("1"), "TIFF"), "exact"),
+        "cmyk.tif": (save(img.convert("CMYK"), "TIFF"), "exact"),
+        # PIL writes a TIFF colour map as v * 256 and reads its high byte; the JDK scales it by
+        # 255 / 65535, one level less (exact for libtiff's v * 257).
+        "palette.tif": (save(img.quantize(64), "TIFF"), "within1"),
     }
     cases = []  # name width height exact|lossy (of the PIL-decoded .rgb), or - - when PIL refuses it
     for name, (data, kind) in sorted(files.items()):
         write(os.path.join(d, name), data)
         im = Image.open(io.BytesIO(data)); im.load()
-        write(os.path.join(d, name.rsplit(".", 1)[0] + ".rgb"), decoded_rgb(data))
+        write(os.path.join(d, name.replace(".", "_") + ".rgb"), decoded_rgb(data))
         cases.append(f"{name} {im.size[0]} {im.size[1]} {kind}  # PIL mode {im.mode}")
     # Damaged files PIL refuses: a WebP cut short, a RIFF WEBP header over junk, PNM cut short.
     broken = {

@@ -73,7 +73,7 @@ class FormatFixturesTest {
     @MethodSource("readable")
     void decodesLikePil(String file, int width, int height, String kind, boolean libwebp, boolean offHeap) {
         byte[] bytes = Fixtures.bytes("formats/" + file);
-        byte[] expected = Fixtures.bytes("formats/" + file.substring(0, file.lastIndexOf('.')) + ".rgb");
+        byte[] expected = Fixtures.bytes("formats/" + file.replace('.', '_') + ".rgb");
         try (ImageDecoder decoder = decoder(libwebp, DecodeOptions.defaults());
              DecodeSession s = decoder.session(); Arena arena = Arena.ofConfined()) {
             MemorySegment input = offHeap ? arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, bytes)
@@ -87,6 +87,12 @@ class FormatFixturesTest {
             System.out.printf("%s via %s: max %d, mean %.3f%n", file, image.decoder(), max, mean);
             if (kind.equals("exact") || image.decoder().equals(WebpDecoder.NAME)) {
                 assertThat(max).as("%s via %s: the largest difference to PIL's pixels", file, image.decoder()).isZero();
+            } else if (kind.equals("within1")) {
+                // A palette TIFF written by PIL: its colour map holds v * 256, which PIL reads back
+                // as v (the high byte) and the JDK as v - 1 (scaled by 255 / 65535). Exact for a
+                // map written as libtiff writes it (v * 257). Not worth a TIFF reader of our own.
+                assertThat(max).as("%s via %s: the largest difference to PIL's pixels", file, image.decoder())
+                        .isLessThanOrEqualTo(1);
             } else {
                 assertThat(max).as("max difference to PIL").isLessThanOrEqualTo(LOSSY_FALLBACK_MAX);
                 assertThat(mean).as("mean difference to PIL").isLessThan(LOSSY_FALLBACK_MEAN);
