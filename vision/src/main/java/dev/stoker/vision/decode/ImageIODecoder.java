@@ -130,10 +130,8 @@ final class ImageIODecoder {
                         r = PixelConversions.cmykChannel(samples[s] >> shift, k);
                         g = PixelConversions.cmykChannel(samples[s + 1] >> shift, k);
                         b = PixelConversions.cmykChannel(samples[s + 2] >> shift, k);
-                    } else if (clipGrey) {
-                        r = g = b = Math.min(255, samples[s]);
                     } else if (bands <= 2) {  // grey, grey + alpha
-                        r = g = b = samples[s] >> shift;
+                        r = g = b = clipGrey ? Math.min(255, samples[s]) : samples[s] >> shift;
                     } else {  // RGB, RGBA: alpha dropped, as PIL's convert("RGB")
                         r = samples[s] >> shift;
                         g = samples[s + 1] >> shift;
