@@ -105,12 +105,12 @@ public final class DecodeSession implements AutoCloseable {
         // clear of the checks for the formats with decoders of their own.
         if (bytes.get(ValueLayout.JAVA_BYTE, 0) != (byte) 0xFF) {
             if (WebpDecoder.isWebp(bytes)) {
-                if (webp != null) {
-                    return openWebp(bytes);
-                }
-                String problem = WebpDecoder.riffProblem(bytes);
+                String problem = WebpDecoder.problem(bytes);
                 if (problem != null) {
                     throw new ImageDecodeException(source, "not a WebP image that can be read (" + problem + ")");
+                }
+                if (webp != null) {
+                    return openWebp(bytes);
                 }
             }
             if (PnmDecoder.isPnm(bytes)) {

@@ -33,11 +33,15 @@ final class WebpDecoder {
     }
 
     /**
-     * What is wrong with the RIFF container, or null: a file shorter than its RIFF header says
-     * has been cut short. libwebp refuses such a file; TwelveMonkeys decodes a lossless one cut
-     * short without a word (the missing part black), so the fallback checks it first.
+     * Why a WebP is refused before either decoder sees it, or null. An animation: libwebp's simple
+     * API reads only still images, and TwelveMonkeys' first frame of a lossy animation is far
+     * from PIL's (PIL gives the first frame). A file shorter than its RIFF header says: cut short;
+     * libwebp refuses it, TwelveMonkeys decodes a lossless one without a word (the rest black).
      */
-    static String riffProblem(MemorySegment data) {
+    static String problem(MemorySegment data) {
+        if (animated(data)) {
+            return "an animated WebP: Stoker reads still WebP images only, where PIL gives the first frame";
+        }
         long riffSize = Integer.toUnsignedLong(data.get(LE_INT, 4));
         if (riffSize + 8 > data.byteSize()) {
             return "damaged or truncated data: its RIFF header gives " + (riffSize + 8) + " bytes, and the file has "
@@ -61,7 +65,7 @@ final class WebpDecoder {
                 throw new DecoderFailure("WebPGetInfo failed: " + t);
             }
             if (ok == 0) {
-                throw new DecoderFailure("libwebp finds no valid WebP header" + (animated(input) ? " (an animated WebP?)" : ""));
+                throw new DecoderFailure("libwebp finds no valid WebP header");
             }
             width = size.getAtIndex(JAVA_INT, 0);
             height = size.getAtIndex(JAVA_INT, 1);
@@ -69,7 +73,7 @@ final class WebpDecoder {
         if (width < 1 || height < 1) {
             throw new DecoderFailure("the header gives a size of " + width + "x" + height);
         }
-        return new ImageHeader(width, height, animated(input) ? "WebP (animated)" : "WebP");
+        return new ImageHeader(width, height, "WebP");
     }
 
     /** Decodes {@code input} (off-heap), whose size {@code header} gives and the caller checked, into {@code out}. */
@@ -84,9 +88,7 @@ final class WebpDecoder {
             throw new DecoderFailure("WebPDecodeRGBInto failed: " + t);
         }
         if (written.equals(MemorySegment.NULL)) {
-            throw new DecoderFailure(animated(input)
-                    ? "an animated WebP, which is not read (PIL would give its first frame)"
-                    : "libwebp cannot decode it: damaged or truncated data");
+            throw new DecoderFailure("libwebp cannot decode it: damaged or truncated data");
         }
         return new DecodedImage(dst, header.width(), header.height(), ScalingFactor.ONE, NAME);
     }

@@ -100,7 +100,10 @@ class FormatFixturesTest {
         }
     }
 
-    /** What PIL refuses (cut short, junk after a WebP header, a plain sample over maxval) is refused naming the file. */
+    /**
+     * What PIL refuses (cut short, junk after a WebP header, a plain sample over maxval) is refused
+     * naming the file; so is an animated WebP, of which PIL gives the first frame.
+     */
     @ParameterizedTest(name = "{0}, libwebp {1}")
     @MethodSource("refused")
     void refusesWhatPilRefuses(String file, boolean libwebp) {
@@ -109,6 +112,7 @@ class FormatFixturesTest {
             assertThatThrownBy(() -> s.decode(bytes, "dir/" + file))
                     .isInstanceOf(ImageDecodeException.class)
                     .hasMessageStartingWith("dir/" + file + ": ")
+                    .hasMessageContaining(file.startsWith("animated") ? "an animated WebP" : "")
                     .satisfies(e -> System.out.println(e.getMessage()));
         }
     }
