@@ -278,12 +278,13 @@ def format_fixtures():
             raise
         except Exception as e:
             cases.append(f"{name} - - -  # PIL: {type(e).__name__}: {e}")
-    # Animated WebP: PIL gives the first frame; Stoker refuses it (see WebpDecoder.problem).
+    # Animated WebP: PIL gives the first frame, as libwebpdemux does; without libwebp it is refused.
     frames = [picture(32, 24, 20 + i) for i in range(3)]
     for name, lossless in [("animated_lossy.webp", False), ("animated_lossless.webp", True)]:
         data = save(frames[0], "WEBP", save_all=True, append_images=frames[1:], duration=100, lossless=lossless, quality=80)
         write(os.path.join(d, name), data)
-        cases.append(f"{name} - - -  # PIL: its first frame; Stoker refuses animated WebP")
+        write(os.path.join(d, name.replace(".", "_") + ".rgb"), decoded_rgb(data))
+        cases.append(f"{name} 32 24 animated  # PIL: the first frame")
     write(os.path.join(d, "cases.txt"), ("\n".join(cases) + "\n").encode())
 
 

@@ -105,7 +105,7 @@ public final class DecodeSession implements AutoCloseable {
         // clear of the checks for the formats with decoders of their own.
         if (bytes.get(ValueLayout.JAVA_BYTE, 0) != (byte) 0xFF) {
             if (WebpDecoder.isWebp(bytes)) {
-                String problem = WebpDecoder.problem(bytes);
+                String problem = WebpDecoder.problem(bytes, webp != null && webp.demux != null);
                 if (problem != null) {
                     throw new ImageDecodeException(source, "not a WebP image that can be read (" + problem + ")");
                 }

@@ -29,7 +29,7 @@ public final class FormatFuzzRunner {
             "formats/lossy.webp", "formats/lossy_alpha.webp", "formats/lossless.webp", "formats/lossless_alpha.webp",
             "formats/lossy_odd_37x23.webp", "formats/p6.ppm", "formats/p3.ppm", "formats/p5_16bit.pgm",
             "formats/p5_maxval_1000.pgm", "formats/p2.pgm", "formats/p4_odd_37x23.pbm", "formats/p1.pbm",
-            "formats/p6_maxval_200.ppm");
+            "formats/p6_maxval_200.ppm", "formats/animated_lossy.webp", "formats/animated_lossless.webp");
     /** As {@link JpegFuzzRunner#MAX_PIXELS}: far above the fixtures, far below what a damaged header claims. */
     static final long MAX_PIXELS = 1L << 16;
     /** Heap a leg may allocate: TwelveMonkeys' raster and its copies (a few dozen bytes a pixel) and bookkeeping. */
