@@ -41,7 +41,8 @@ class FormatFixturesTest {
             if (row[1].equals("-")) {
                 continue;
             }
-            List<Boolean> libwebp = row[0].endsWith(".webp") ? List.of(true, false) : List.of(true);
+            // libwebp plays no part outside WebP: those run without it, so that they run everywhere.
+            List<Boolean> libwebp = row[0].endsWith(".webp") ? List.of(true, false) : List.of(false);
             for (boolean lib : libwebp) {
                 for (boolean offHeap : new boolean[] {false, true}) {
                     out.add(Arguments.of(row[0], Integer.parseInt(row[1]), Integer.parseInt(row[2]), row[3], lib, offHeap));
@@ -55,7 +56,7 @@ class FormatFixturesTest {
         List<Arguments> out = new ArrayList<>();
         for (String[] row : Fixtures.table("formats/cases.txt")) {
             if (row[1].equals("-")) {
-                for (boolean lib : row[0].endsWith(".webp") ? List.of(true, false) : List.of(true)) {
+                for (boolean lib : row[0].endsWith(".webp") ? List.of(true, false) : List.of(false)) {
                     out.add(Arguments.of(row[0], lib));
                 }
             }
