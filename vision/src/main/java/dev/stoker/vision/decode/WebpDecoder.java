@@ -136,6 +136,8 @@ final class WebpDecoder {
             int ok;
             try {
                 ok = (int) lib.getInfo.invokeExact(input, input.byteSize(), size, size.asSlice(4));
+            } catch (Error | RuntimeException e) {
+                throw e;  // not the file's fault (an OutOfMemoryError is not a damaged image)
             } catch (Throwable t) {
                 throw new DecoderFailure("WebPGetInfo failed: " + t);
             }
@@ -165,6 +167,8 @@ final class WebpDecoder {
         MemorySegment written;
         try {
             written = (MemorySegment) lib.decodeRgbInto.invokeExact(input, input.byteSize(), dst, dst.byteSize(), stride);
+        } catch (Error | RuntimeException e) {
+            throw e;
         } catch (Throwable t) {
             throw new DecoderFailure("WebPDecodeRGBInto failed: " + t);
         }
@@ -203,8 +207,8 @@ final class WebpDecoder {
                 }
                 options.set(JAVA_INT, 0, LibWebp.Demux.MODE_RGBA);
                 decoder = (MemorySegment) demux.newDecoder().invokeExact(data, options, LibWebp.Demux.ABI_VERSION);
-            } catch (DecoderFailure f) {
-                throw f;
+            } catch (DecoderFailure | Error | RuntimeException e) {
+                throw e;
             } catch (Throwable t) {
                 throw new DecoderFailure("WebPAnimDecoderNew failed: " + t);
             }
@@ -226,8 +230,8 @@ final class WebpDecoder {
                 for (long i = 0; i < pixels; i++) {
                     MemorySegment.copy(rgba, 4 * i, dst, 3 * i, 3);
                 }
-            } catch (DecoderFailure f) {
-                throw f;
+            } catch (DecoderFailure | Error | RuntimeException e) {
+                throw e;
             } catch (Throwable t) {
                 throw new DecoderFailure("WebPAnimDecoder failed: " + t);
             } finally {
