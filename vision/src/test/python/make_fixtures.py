@@ -3,7 +3,8 @@
 
 Run from the repository root with Debian's Python (apt-get install -y python3-pil python3-torchvision):
     /usr/bin/python3 vision/src/test/python/make_fixtures.py
-Everything goes to vision/src/test/resources/dev/stoker/vision/{decode,resize,torchvision}/.
+Everything goes to vision/src/test/resources/dev/stoker/vision/{decode,formats,resize,torchvision}/;
+name folders to write only those (e.g. `make_fixtures.py formats`).
 Raw pixel files (.rgb) are uint8 HWC RGB without a header; .f32 files are little-endian float32
 CHW; each folder's cases.txt lists the cases with their sizes. Deterministic (seeded).
 """
@@ -154,7 +155,142 @@ def torchvision_fixtures():
     write(os.path.join(d, "resize_sizes.txt"), ("\n".join(rows) + "\n").encode())
 
 
+def plain_pnm(magic, a, maxval, comment=False):
+    """PIL writes only the binary PNM forms: the plain (ASCII) ones are written here, PIL reads them back.
+    a: H x W (grey, or 0/1 for P1 where 1 is black) or H x W x 3 samples."""
+    a = np.asarray(a).astype(np.int64)
+    head = f"{magic}\n" + ("# written by make_fixtures.py\n" if comment else "") + f"{a.shape[1]} {a.shape[0]}\n"
+    if magic == "P1":  # no maxval, no spaces needed between the digits
+        return (head + "\n".join("".join(str(v) for v in row) for row in a) + "\n").encode()
+    rows = [" ".join(str(v) for v in row.reshape(-1)) for row in a]
+    if comment:
+        rows.insert(1, "# a comment between the rows")
+    return (head + f"{maxval}\n" + "\n".join(rows) + "\n").encode()
+
+
+def binary_pnm(magic, size, maxval, samples):
+    """A binary PNM with any maxval (PIL writes only 255 and 65535): samples big-endian when maxval > 255."""
+    dtype = ">u2" if maxval > 255 else "u1"
+    return f"{magic}\n{size[0]} {size[1]}\n{maxval}\n".encode() + np.asarray(samples).astype(dtype).tobytes()
+
+
+def png16_rgb(a):
+    """A 16-bit RGB PNG (PIL writes none), by hand: PIL reads it as RGB from the high bytes."""
+    import struct, zlib
+    h, w = a.shape[:2]
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + np.asarray(row).astype(">u2").tobytes() for row in a)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 16, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def format_fixtures():
+    """WebP, PNM and the PNG and TIFF depths that differ from 8-bit RGB, each against PIL's convert("RGB")."""
+    d = os.path.join(ROOT, "formats")
+    rng = np.random.default_rng(11)
+    # 32 x 24 keeps the files small; lossy WebP gets 64 x 48, for room between its colour edges.
+    img = picture(32, 24, 7)
+    alpha = Image.fromarray(np.tile(np.linspace(0, 255, 32).astype(np.uint8), (24, 1)), "L")  # 0 (clear) to 255
+    rgba = Image.merge("RGBA", (*img.split(), alpha))
+    photo = picture(64, 48, 7)
+    photo_rgba = Image.merge("RGBA", (*photo.split(), alpha.resize((64, 48))))
+    grey = img.convert("L")
+    # 16-bit grey spanning the whole range, with the low values (0..255) that PIL keeps as they are.
+    g16 = np.concatenate([rng.integers(0, 256, size=(12, 32)), rng.integers(0, 65536, size=(12, 32))]).astype(np.uint16)
+    small = picture(9, 7, 8)
+
+    def save(im, fmt, **kw):
+        buf = io.BytesIO(); im.save(buf, fmt, **kw); return buf.getvalue()
+
+    # name: (bytes, tolerance). Tolerance 0: lossless, compared exactly. Lossy WebP: libwebp is
+    # PIL's own decoder (exact there); the pure-Java fallback rounds its YUV to RGB differently.
+    files = {
+        "lossy.webp": (save(photo, "WEBP", quality=80), "lossy"),
+        "lossy_odd_37x23.webp": (save(picture(37, 23, 9), "WEBP", quality=60), "lossy"),
+        "lossy_alpha.webp": (save(photo_rgba, "WEBP", quality=80), "lossy"),
+        "lossless.webp": (save(img, "WEBP", lossless=True), "exact"),
+        "lossless_alpha.webp": (save(rgba, "WEBP", lossless=True, exact=True), "exact"),
+        "p6.ppm": (save(img, "PPM"), "exact"),
+        "p6_rgba_saved.ppm": (save(rgba, "PPM"), "exact"),
+        "p3.ppm": (plain_pnm("P3", np.asarray(small), 255, comment=True), "exact"),
+        "p3_maxval_1000.ppm": (plain_pnm("P3", rng.integers(0, 1001, size=(7, 9, 3)), 1000), "exact"),
+        "p6_maxval_100.ppm": (binary_pnm("P6", (32, 24), 100, rng.integers(0, 101, size=(24, 32, 3))), "exact"),
+        "p6_maxval_200.ppm": (binary_pnm("P6", (32, 24), 200, rng.integers(0, 201, size=(24, 32, 3))), "exact"),
+        "p6_maxval_1000.ppm": (binary_pnm("P6", (32, 24), 1000, rng.integers(0, 1001, size=(24, 32, 3))), "exact"),
+        "p6_16bit.ppm": (binary_pnm("P6", (32, 24), 65535, rng.integers(0, 65536, size=(24, 32, 3))), "exact"),
+        "p5.pgm": (save(grey, "PPM"), "exact"),
+        "p5_16bit.pgm": (save(Image.fromarray(g16.astype(np.int32), "I"), "PPM"), "exact"),
+        "p5_maxval_1000.pgm": (binary_pnm("P5", (32, 24), 1000, np.concatenate([rng.integers(0, 4, size=(12, 32)), rng.integers(0, 1001, size=(12, 32))])), "exact"),
+        "p5_maxval_15.pgm": (binary_pnm("P5", (32, 24), 15, rng.integers(0, 16, size=(24, 32))), "exact"),
+        "p2.pgm": (plain_pnm("P2", np.asarray(small.convert("L")), 255, comment=True), "exact"),
+        "p2_maxval_1000.pgm": (plain_pnm("P2", rng.integers(0, 1001, size=(7, 9)), 1000), "exact"),
+        "p4.pbm": (save(grey.point(lambda v: 255 if v > 128 else 0).convert("1"), "PPM"), "exact"),
+        "p4_odd_37x23.pbm": (save(picture(37, 23, 10).convert("1"), "PPM"), "exact"),
+        "p1.pbm": (plain_pnm("P1", rng.integers(0, 2, size=(7, 9)), 1), "exact"),
+        "gray16.png": (save(Image.fromarray(g16), "PNG"), "exact"),
+        "gray1.png": (save(grey.convert("1"), "PNG"), "exact"),
+        "gray_alpha.png": (save(Image.merge("LA", (grey, alpha)), "PNG"), "exact"),
+        "gray16.tif": (save(Image.fromarray(g16), "TIFF"), "exact"),
+        # The other extensions of ImageFolder's list (.bmp, .tif, .png) in the modes PIL writes.
+        "rgb16.png": (png16_rgb(rng.integers(0, 65536, size=(24, 32, 3))), "exact"),
+        "palette.png": (save(img.quantize(64), "PNG"), "exact"),
+        "palette_trns.png": (save(img.quantize(64), "PNG", transparency=3), "exact"),
+        "rgba.png": (save(rgba, "PNG"), "exact"),
+        "rgb.bmp": (save(img, "BMP"), "exact"),
+        "rgba.bmp": (save(rgba, "BMP"), "exact"),
+        "grey.bmp": (save(grey, "BMP"), "exact"),
+        "palette.bmp": (save(img.quantize(64), "BMP"), "exact"),
+        "bilevel.bmp": (save(grey.convert("1"), "BMP"), "exact"),
+        "rgb.tif": (save(img, "TIFF"), "exact"),
+        "rgb_lzw.tif": (save(img, "TIFF", compression="tiff_lzw"), "exact"),
+        "rgb_deflate.tif": (save(img, "TIFF", compression="tiff_adobe_deflate"), "exact"),
+        "rgba.tif": (save(rgba, "TIFF"), "exact"),
+        "grey.tif": (save(grey, "TIFF"), "exact"),
+        "bilevel.tif": (save(grey.convert("1"), "TIFF"), "exact"),
+        "cmyk.tif": (save(img.convert("CMYK"), "TIFF"), "exact"),
+        # PIL writes a TIFF colour map as v * 256 and reads its high byte; the JDK scales it by
+        # 255 / 65535, one level less (exact for libtiff's v * 257).
+        "palette.tif": (save(img.quantize(64), "TIFF"), "within1"),
+    }
+    cases = []  # name width height exact|lossy (of the PIL-decoded .rgb), or - - when PIL refuses it
+    for name, (data, kind) in sorted(files.items()):
+        write(os.path.join(d, name), data)
+        im = Image.open(io.BytesIO(data)); im.load()
+        write(os.path.join(d, name.replace(".", "_") + ".rgb"), decoded_rgb(data))
+        cases.append(f"{name} {im.size[0]} {im.size[1]} {kind}  # PIL mode {im.mode}")
+    # Damaged files PIL refuses: a WebP cut short, a RIFF WEBP header over junk, PNM cut short.
+    broken = {
+        "truncated.webp": files["lossy.webp"][0][: len(files["lossy.webp"][0]) // 2],
+        "truncated_lossless.webp": files["lossless.webp"][0][: len(files["lossless.webp"][0]) // 2],
+        "junk.webp": files["lossy.webp"][0][:16] + rng.integers(0, 256, size=300, dtype=np.uint8).tobytes(),
+        "truncated.ppm": files["p6.ppm"][0][: len(files["p6.ppm"][0]) // 2],
+        "truncated_16bit.pgm": files["p5_16bit.pgm"][0][:-1],
+        "header_only.pgm": b"P5\n64 48\n255\n",
+        "p2_value_over_maxval.pgm": b"P2\n2 1\n100\n7 101\n",
+    }
+    for name, data in sorted(broken.items()):
+        write(os.path.join(d, name), data)
+        try:
+            Image.open(io.BytesIO(data)).convert("RGB")
+            raise SystemExit(f"PIL reads {name}: it is not a damaged file")
+        except SystemExit:
+            raise
+        except Exception as e:
+            cases.append(f"{name} - - -  # PIL: {type(e).__name__}: {e}")
+    # Animated WebP: PIL gives the first frame, as libwebpdemux does; without libwebp it is refused.
+    frames = [picture(32, 24, 20 + i) for i in range(3)]
+    for name, lossless in [("animated_lossy.webp", False), ("animated_lossless.webp", True)]:
+        data = save(frames[0], "WEBP", save_all=True, append_images=frames[1:], duration=100, lossless=lossless, quality=80)
+        write(os.path.join(d, name), data)
+        write(os.path.join(d, name.replace(".", "_") + ".rgb"), decoded_rgb(data))
+        cases.append(f"{name} 32 24 animated  # PIL: the first frame")
+    write(os.path.join(d, "cases.txt"), ("\n".join(cases) + "\n").encode())
+
+
 if __name__ == "__main__":
-    decode_fixtures()
-    resize_fixtures()
-    torchvision_fixtures()
+    import sys
+    makers = {"decode": decode_fixtures, "formats": format_fixtures, "resize": resize_fixtures,
+              "torchvision": torchvision_fixtures}
+    for name in sys.argv[1:] or makers:
+        makers[name]()

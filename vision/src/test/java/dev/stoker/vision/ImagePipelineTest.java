@@ -33,6 +33,25 @@ class ImagePipelineTest {
         }
     }
 
+    /**
+     * The same picture saved by PIL as lossless WebP, PPM, BMP and TIFF: each goes through the
+     * pipeline (which asks the decoder for DCT scaling only JPEG has) to the same tensor.
+     */
+    @Test
+    void everyLosslessFormatGivesTheSameTensor() {
+        try (ImagePipeline p = ImagePipeline.eval(16); Arena arena = Arena.ofConfined()) {
+            float[] first = null;
+            for (String file : List.of("lossless.webp", "p6.ppm", "rgb.bmp", "rgb.tif", "rgb_lzw.tif")) {
+                float[] out = p.apply(Fixtures.bytes("formats/" + file), file, null, DType.F32, arena).toFloatArray();
+                if (first == null) {
+                    first = out;
+                } else {
+                    assertThat(out).as(file).containsExactly(first);
+                }
+            }
+        }
+    }
+
     @Test
     void sameDrawsSameOutputOnAnyThread() throws Exception {
         try (ImagePipeline p = ImagePipeline.train(32); Arena arena = Arena.ofShared()) {

@@ -10,10 +10,11 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Decoding is two steps, so that a caller can choose the scale from the size:
  * {@link #open} reads the header (and checks it against the pixel limit), {@link #decode}
- * decodes. libjpeg-turbo is tried first; what its header reader refuses (PNG and the other
- * formats, CMYK with unusual sampling, 12-bit and lossless JPEGs) goes to ImageIO before the
- * session gives up with an {@link ImageDecodeException} naming the source and what each decoder
- * said.
+ * decodes. libjpeg-turbo is tried first; what its header reader refuses goes by its first bytes
+ * to libwebp (WebP, when the library is there), to {@link PnmDecoder} (PBM, PGM, PPM), or to
+ * ImageIO (PNG and the other formats, WebP without libwebp, CMYK JPEGs with unusual sampling,
+ * 12-bit and lossless JPEGs) before the session gives up with an {@link ImageDecodeException}
+ * naming the source and what each decoder said.
  *
  * <p>A JPEG whose header libjpeg-turbo has read stays with libjpeg-turbo, damaged or not. With
  * damaged files refused ({@link DecodeOptions#allowTruncated()} off) its first warning or error
@@ -39,6 +40,7 @@ public final class DecodeSession implements AutoCloseable {
     private static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
     private final ImageDecoder owner;
     private final TurboJpegDecoder turbo;
+    private final LibWebp webp;
     private final NativeBuffer pixels = new NativeBuffer();
     private final NativeBuffer inputCopy = new NativeBuffer();
     private boolean borrowed;
@@ -50,10 +52,16 @@ public final class DecodeSession implements AutoCloseable {
     private TurboJpegDecoder.Header turboHeader;
     private String turboFailure;
     private ImageHeader header;
+    private Route route;
+    private PnmHeader pnmHeader;
 
-    DecodeSession(ImageDecoder owner, TurboJpeg tj) {
+    /** Which decoder reads the opened image. */
+    private enum Route { TURBO, WEBP, PNM, IMAGEIO }
+
+    DecodeSession(ImageDecoder owner, TurboJpeg tj, LibWebp webp) {
         this.owner = owner;
         this.turbo = tj == null ? null : new TurboJpegDecoder(tj);
+        this.webp = webp;
     }
 
     /** Opens {@code bytes}, read from {@code source} (a path or key, used in messages); see {@link #open(MemorySegment, String)}. */
@@ -77,6 +85,7 @@ public final class DecodeSession implements AutoCloseable {
         this.turboHeader = null;
         this.turboFailure = null;
         this.header = null;
+        this.pnmHeader = null;
         if (bytes.byteSize() == 0) {
             throw new ImageDecodeException(source, "empty (0 bytes)");
         }
@@ -84,17 +93,35 @@ public final class DecodeSession implements AutoCloseable {
             nativeData = bytes.isNative() ? bytes : copyOffHeap(bytes);
             try {
                 turboHeader = turbo.header(nativeData);
-                ImageDecoder.checkSize(source, turboHeader.width(), turboHeader.height(), turboHeader.format(), owner.options());
+                owner.checkSize(source, turboHeader.width(), turboHeader.height(), turboHeader.format());
                 header = new ImageHeader(turboHeader.width(), turboHeader.height(), turboHeader.format());
+                route = Route.TURBO;
                 return header;
             } catch (DecoderFailure f) {
                 turboFailure = f.getMessage();
             }
         }
+        // Not a JPEG libjpeg-turbo reads. Every JPEG starts with 0xFF: one byte keeps the JPEG path
+        // clear of the checks for the formats with decoders of their own.
+        if (bytes.get(ValueLayout.JAVA_BYTE, 0) != (byte) 0xFF) {
+            if (WebpDecoder.isWebp(bytes)) {
+                String problem = WebpDecoder.problem(bytes, webp != null && webp.demux != null);
+                if (problem != null) {
+                    throw new ImageDecodeException(source, "not a WebP image that can be read (" + problem + ")");
+                }
+                if (webp != null) {
+                    return openWebp(bytes);
+                }
+            }
+            if (PnmDecoder.isPnm(bytes)) {
+                return openPnm(bytes);
+            }
+        }
         try {
             ImageHeader h = ImageIODecoder.header(heapBytes());
-            ImageDecoder.checkSize(source, h.width(), h.height(), h.format(), owner.options());
+            owner.checkSize(source, h.width(), h.height(), h.format());
             header = h;
+            route = Route.IMAGEIO;
             return h;
         } catch (DecoderFailure f) {
             throw new ImageDecodeException(source, "not an image that can be read (" + failures(f.getMessage())
@@ -102,21 +129,60 @@ public final class DecodeSession implements AutoCloseable {
         }
     }
 
+    private ImageHeader openWebp(MemorySegment bytes) {
+        if (nativeData == null) {
+            nativeData = bytes.isNative() ? bytes : copyOffHeap(bytes);
+        }
+        try {
+            ImageHeader h = WebpDecoder.header(webp, nativeData);
+            owner.checkSize(source, h.width(), h.height(), h.format());
+            header = h;
+            route = Route.WEBP;
+            return h;
+        } catch (DecoderFailure f) {
+            throw new ImageDecodeException(source, "not a WebP image that can be read (libwebp: " + f.getMessage()
+                    + ", " + bytes.byteSize() + " bytes starting " + ImageIODecoder.firstBytes(firstBytes(bytes)) + ")");
+        }
+    }
+
+    private ImageHeader openPnm(MemorySegment bytes) {
+        try {
+            PnmHeader h = PnmDecoder.header(bytes);
+            owner.checkSize(source, h.width(), h.height(), h.format());
+            pnmHeader = h;
+            header = new ImageHeader(h.width(), h.height(), h.format());
+            route = Route.PNM;
+            return header;
+        } catch (DecoderFailure f) {
+            throw new ImageDecodeException(source, "not a PNM image that can be read (" + f.getMessage()
+                    + ", " + bytes.byteSize() + " bytes starting " + ImageIODecoder.firstBytes(firstBytes(bytes)) + ")");
+        }
+    }
+
     /**
-     * Decodes the opened image at {@code scale} when libjpeg-turbo reads it; ImageIO always
-     * decodes at full size, so check the returned image's size.
+     * Decodes the opened image at {@code scale} when libjpeg-turbo reads it; the other decoders
+     * always decode at full size, so check the returned image's size.
      */
     public DecodedImage decode(ScalingFactor scale) {
         checkBorrowed();
         if (header == null) {
             throw new IllegalStateException("open an image before decoding it");
         }
-        if (turboHeader != null) {
+        if (route == Route.TURBO) {
             try {
                 return turbo.decode(nativeData, turboHeader, scale, pixels, owner.options().allowTruncated());
             } catch (DecoderFailure f) {
                 throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
                         + header.width() + "x" + header.height() + " (libjpeg-turbo: " + f.getMessage() + ")");
+            }
+        }
+        if (route == Route.WEBP || route == Route.PNM) {
+            try {
+                return route == Route.WEBP ? WebpDecoder.decode(webp, nativeData, header, pixels)
+                        : PnmDecoder.decode(data, pnmHeader, pixels, owner.options().allowTruncated());
+            } catch (DecoderFailure f) {
+                throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
+                        + header.width() + "x" + header.height() + " (" + f.getMessage() + ")");
             }
         }
         try {

@@ -3,11 +3,14 @@ package dev.stoker.vision.decode;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Decodes JPEG (and, through the fallback, PNG and the other formats ImageIO reads) into 8-bit
- * RGB: with libjpeg-turbo when the system has {@code libturbojpeg}, else with the JDK's ImageIO.
- * The first use logs one line saying which.
+ * Decodes images into 8-bit RGB as PIL's {@code Image.open(f).convert("RGB")} does: JPEG with
+ * libjpeg-turbo when the system has {@code libturbojpeg}, else with the JDK's ImageIO; WebP with
+ * libwebp when the system has {@code libwebp}, else with the pure-Java TwelveMonkeys plugin;
+ * PBM, PGM and PPM by {@link PnmDecoder}; PNG, BMP, TIFF and GIF with ImageIO. The first use logs
+ * one line per library saying which.
  *
  * <p>Decoding happens in {@link DecodeSession}s: each holds a TurboJPEG handle (which is not
  * thread-safe) and reused off-heap buffers. Sessions are lent to one thread at a time and come
@@ -26,15 +29,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread-safe.
  */
 public final class ImageDecoder implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ImageDecoder.class.getName());
     private final DecodeOptions options;
     private final TurboJpeg turbo;
+    private final LibWebp webp;
     private final ConcurrentLinkedQueue<DecodeSession> idle = new ConcurrentLinkedQueue<>();
     private final AtomicInteger created = new AtomicInteger();
+    private final AtomicLong largeImages = new AtomicLong();
     private volatile boolean closed;
 
-    private ImageDecoder(DecodeOptions options, TurboJpeg turbo) {
+    private ImageDecoder(DecodeOptions options, TurboJpeg turbo, LibWebp webp) {
         this.options = options;
         this.turbo = turbo;
+        this.webp = webp;
     }
 
     /** A decoder with the {@linkplain DecodeOptions#defaults() default options}. */
@@ -44,7 +51,8 @@ public final class ImageDecoder implements AutoCloseable {
 
     public static ImageDecoder create(DecodeOptions options) {
         TurboJpeg tj = options.useTurboJpeg() ? TurboJpeg.instance().orElse(null) : null;
-        return new ImageDecoder(options, tj);
+        LibWebp webp = options.useLibWebp() ? LibWebp.instance().orElse(null) : null;
+        return new ImageDecoder(options, tj, webp);
     }
 
     /** Whether libjpeg-turbo can be loaded on this system. */
@@ -56,6 +64,16 @@ public final class ImageDecoder implements AutoCloseable {
         return options;
     }
 
+    /** Whether libwebp can be loaded on this system. */
+    public static boolean libWebpAvailable() {
+        return LibWebp.instance().isPresent();
+    }
+
+    /** Whether this decoder decodes WebP with libwebp (else with the pure-Java ImageIO plugin). */
+    public boolean usesLibWebp() {
+        return webp != null;
+    }
+
     /** Whether this decoder tries libjpeg-turbo first. */
     public boolean usesTurboJpeg() {
         return turbo != null;
@@ -63,7 +81,8 @@ public final class ImageDecoder implements AutoCloseable {
 
     /** Which decoders are used, for logs and reports. */
     public String describe() {
-        return turbo != null ? "libjpeg-turbo (" + turbo.libraryName + "), ImageIO as the fallback" : "ImageIO";
+        String jpeg = turbo != null ? "libjpeg-turbo (" + turbo.libraryName + "), ImageIO as the fallback" : "ImageIO";
+        return jpeg + "; WebP: " + (webp != null ? "libwebp (" + webp.libraryName + ")" : "TwelveMonkeys ImageIO");
     }
 
     /** The DCT scaling factors available: the library's, or only {@link ScalingFactor#ONE} with ImageIO. */
@@ -78,7 +97,7 @@ public final class ImageDecoder implements AutoCloseable {
         }
         DecodeSession s = idle.poll();
         if (s == null) {
-            s = new DecodeSession(this, turbo);
+            s = new DecodeSession(this, turbo, webp);
             created.incrementAndGet();
         }
         s.lend();
@@ -108,6 +127,26 @@ public final class ImageDecoder implements AutoCloseable {
         closed = true;
         for (DecodeSession s; (s = idle.poll()) != null; ) {
             s.destroy();
+        }
+    }
+
+    /**
+     * Images decoded (or opened) so far with more pixels than {@link DecodeOptions#largePixels()}
+     * (by default PIL's {@code MAX_IMAGE_PIXELS}, where PIL warns), though within the limit.
+     */
+    public long largeImages() {
+        return largeImages.get();
+    }
+
+    /** {@link #checkSize(String, int, int, String, DecodeOptions)} with this decoder's options, counting large images. */
+    void checkSize(String source, int width, int height, String format) {
+        checkSize(source, width, height, format, options);
+        long pixels = (long) width * height;
+        if (pixels > options.largePixels() && largeImages.getAndIncrement() == 0) {
+            LOG.log(System.Logger.Level.WARNING, source + ": the " + format + " image is " + width + "x" + height + " = "
+                    + pixels + " pixels, over " + options.largePixels() + " (PIL's MAX_IMAGE_PIXELS, where PIL warns"
+                    + " of a decompression bomb); decoded, as PIL does up to " + options.maxPixels()
+                    + ". Logged once; ImageDecoder.largeImages() counts them");
         }
     }
 

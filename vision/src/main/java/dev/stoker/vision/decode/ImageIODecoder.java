@@ -22,7 +22,10 @@ import javax.imageio.stream.MemoryCacheImageInputStream;
  *
  * <p>Pixels are taken from the raster's samples, not through {@code getRGB}, which would colour
  * manage them (a grey PNG would come out gamma-shifted); the conversions follow PIL's
- * {@code convert("RGB")}: grey replicated, alpha dropped, CMYK by PIL's formula. Streams are
+ * {@code convert("RGB")}: grey replicated, alpha dropped, CMYK by PIL's formula, 16-bit samples
+ * by their high byte, except 16-bit grey alone, which PIL reads as mode {@code "I"} (PNG) or
+ * {@code "I;16"} (TIFF) and converts by clipping at 255, not scaling: a 16-bit grey image comes
+ * out white wherever it is above 255, as it does from PIL and so from torchvision. Streams are
  * cached in memory, never in temporary files. The limits libjpeg-turbo keeps hold here too: the
  * pixel limit, and no JPEG of more than {@value JpegScans#MAX_SCANS} scans ({@link JpegScans}).
  */
@@ -111,6 +114,8 @@ final class ImageIODecoder {
         } else {
             boolean cmyk = image.getColorModel().getColorSpace().getType() == ColorSpace.TYPE_CMYK && bands == 4;
             int shift = bits - 8;
+            // PIL's "I" and "I;16" to "RGB" clip: 16-bit grey alone (grey + alpha is "LA", high byte).
+            boolean clipGrey = bands == 1 && bits == 16;
             int[] samples = new int[width * bands];
             byte[] rgb = new byte[width * 3];
             for (int y = 0; y < height; y++) {
@@ -126,7 +131,7 @@ final class ImageIODecoder {
                         g = PixelConversions.cmykChannel(samples[s + 1] >> shift, k);
                         b = PixelConversions.cmykChannel(samples[s + 2] >> shift, k);
                     } else if (bands <= 2) {  // grey, grey + alpha
-                        r = g = b = samples[s] >> shift;
+                        r = g = b = clipGrey ? Math.min(255, samples[s]) : samples[s] >> shift;
                     } else {  // RGB, RGBA: alpha dropped, as PIL's convert("RGB")
                         r = samples[s] >> shift;
                         g = samples[s + 1] >> shift;
