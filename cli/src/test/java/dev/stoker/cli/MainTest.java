@@ -36,6 +36,6 @@ class MainTest {
 
         assertThat(r.exit()).isZero();
         assertThat(r.out()).startsWith("stoker ").contains("(commit ", "JVM: ", "What this JVM and machine give Stoker:",
-                "stoker-core", "stoker-vision", "stoker-cuda", "Vector API", "native access");
+                "stoker-core", "stoker-vision", "stoker-cuda", "Vector API", "libwebp", "native access");
     }
 }

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Vision's part of {@link dev.stoker.environment.Environment}: native access and libjpeg-turbo for
- * decoding, the Vector API for the resampler. A service implementation; not called directly.
+ * decoding, libwebp, the Vector API for the resampler. A service implementation; not called directly.
  */
 public final class VisionProbe implements EnvironmentProbe {
     private static final String MODULE = "stoker-vision";
@@ -19,8 +19,9 @@ public final class VisionProbe implements EnvironmentProbe {
 
     @Override
     public List<Finding> probe() {
-        Finding access = NativeAccess.finding(MODULE, VisionProbe.class, "libjpeg-turbo");
-        return List.of(access, turboJpeg(access instanceof Finding.Ready), vectorApi());
+        Finding access = NativeAccess.finding(MODULE, VisionProbe.class, "libjpeg-turbo, libwebp");
+        boolean nativeAccess = access instanceof Finding.Ready;
+        return List.of(access, turboJpeg(nativeAccess), libWebp(nativeAccess), vectorApi());
     }
 
     private static Finding turboJpeg(boolean nativeAccess) {
@@ -35,6 +36,20 @@ public final class VisionProbe implements EnvironmentProbe {
         }
         return new Finding.Missing(MODULE, feature, cost,
                 "install it (Debian/Ubuntu: apt-get install libturbojpeg0), or name it with -Dstoker.turbojpeg.path=FILE");
+    }
+
+    private static Finding libWebp(boolean nativeAccess) {
+        String feature = "libwebp";
+        String cost = "WebP is decoded by TwelveMonkeys' pure-Java reader: lossy images differ from PIL's by a few levels";
+        if (!nativeAccess) {
+            return new Finding.Missing(MODULE, feature, cost + " (not looked up without native access)",
+                    "start the JVM with " + NativeAccess.flag(VisionProbe.class));
+        }
+        if (ImageDecoder.libWebpAvailable()) {
+            return new Finding.Ready(MODULE, feature, "found");
+        }
+        return new Finding.Missing(MODULE, feature, cost,
+                "install it (Debian/Ubuntu: apt-get install libwebp7 libwebpdemux2), or name it with -Dstoker.libwebp.path=FILE");
     }
 
     private static Finding vectorApi() {
