@@ -29,6 +29,11 @@ import picocli.CommandLine.Spec;
             ""
         },
         commandListHeading = "%nCommands:%n",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:done",
+            "1:failed; the error on stderr says why (bad data; no GPU for stoker cuda)",
+            "2:the command line is wrong: an unknown command or option, or a bad value"},
         footerHeading = "%nExamples:%n",
         footer = {
             "  stoker bench                   run the W1 benchmark (built-in synthetic data)",

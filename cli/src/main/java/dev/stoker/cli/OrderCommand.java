@@ -33,8 +33,11 @@ import picocli.CommandLine.Spec;
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  stoker order --size 100 --batch-size 8 --batches 2     the first two batches, shuffled, seed 0",
-            "  stoker order --size 1000000 --seed 42 --epoch 7 --rank 3 --world-size 8 --digest"
+            "  stoker order --size 100 --batch-size 8 --batches 2",
+            "      the first two batches of epoch 0, shuffled with seed 0",
+            "  stoker order --size 1000000 --seed 42 --epoch 7 --rank 3 --world-size 8 \\",
+            "      --digest",
+            "      a digest of what rank 3 of 8 sees in epoch 7"
         })
 final class OrderCommand implements Callable<Integer> {
 
@@ -77,6 +80,16 @@ final class OrderCommand implements Callable<Integer> {
     @Override
     public Integer call() throws NoSuchAlgorithmException {
         PrintWriter out = spec.commandLine().getOut();
+        String wrong = size < 0 ? "--size must be 0 or more, not " + size
+                : worldSize < 1 ? "--world-size must be 1 or more, not " + worldSize
+                : rank < 0 || rank >= worldSize ? "--rank must be from 0 to " + (worldSize - 1) + " (--world-size " + worldSize + "), not " + rank
+                : epoch < 0 ? "--epoch must be 0 or more, not " + epoch
+                : batchSize < 0 ? "--batch-size must be 1 or more (or 0, the default: one index per line), not " + batchSize
+                : null;
+        if (wrong != null) {
+            spec.commandLine().getErr().println("stoker order: " + wrong);
+            return 2;
+        }
         DistributedSampler sampler;
         try {
             sampler = DistributedSampler.builder(size).numReplicas(worldSize).rank(rank).shuffle(!noShuffle)

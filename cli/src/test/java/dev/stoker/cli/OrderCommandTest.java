@@ -49,4 +49,27 @@ class OrderCommandTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("stoker order:");
     }
+
+    /** A user typed options: the error names them, never the library's parameter names. */
+    @Test
+    void aBadValueIsNamedByItsOption() {
+        String[][] cases = {
+            {"--size", "-1"}, {"--world-size", "0"}, {"--rank", "-1"}, {"--epoch", "-2"}, {"--batch-size", "-3"}};
+        for (String[] bad : cases) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("order", "--size", "10"));
+            args.addAll(java.util.List.of(bad));
+            BenchCommandTest.Run r = BenchCommandTest.run(args.toArray(String[]::new));
+
+            assertThat(r.exit()).as(String.join(" ", bad)).isEqualTo(2);
+            assertThat(r.err()).as(String.join(" ", bad)).contains(bad[0]).doesNotContain("numReplicas", "datasetSize");
+        }
+    }
+
+    @Test
+    void theHelpsExamplesFitTheLineSoNoneIsCutMidSentence() {
+        BenchCommandTest.Run r = BenchCommandTest.run("order", "--help");
+
+        String examples = r.out().substring(r.out().indexOf("Examples:"));
+        assertThat(examples.lines().skip(1)).allMatch(line -> line.isEmpty() || line.startsWith("  "));
+    }
 }
