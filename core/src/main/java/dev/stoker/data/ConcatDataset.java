@@ -13,6 +13,11 @@ import java.util.stream.Collectors;
  * <p>The parts' sizes are read once, when the concatenation is made. When every part is a
  * {@link FillableDataset} with the same layout, the concatenation is fillable too
  * ({@link FillableConcatDataset}).
+ *
+ * <pre>{@code
+ * ConcatDataset<Window> all = Datasets.concat(web, books, code);
+ * long[] sizes = all.partSizes();   // for a MixtureSampler's shares
+ * }</pre>
  */
 public sealed class ConcatDataset<T> implements Dataset<T> permits FillableConcatDataset {
     private final List<Dataset<? extends T>> parts;

@@ -12,6 +12,11 @@ import java.util.function.Function;
  *
  * <p>The function is called from every worker thread at once; it must be thread-safe.
  *
+ * <pre>{@code
+ * MappedDataset<LmdbSample, EncodedImage> images =
+ *         Datasets.map(lmdb, s -> EncodedImage.of(s.value(), s.label(), s.key()));
+ * }</pre>
+ *
  * @param <T> the inner dataset's sample type
  * @param <R> this dataset's sample type
  */

@@ -17,6 +17,12 @@ import java.util.Objects;
  *
  * <p>The subset of a {@link FillableDataset} is fillable too ({@link FillableSubsetDataset}), so
  * that a split of a tensor or HDF5 dataset keeps the loader's zero-copy fill path.
+ *
+ * <pre>{@code
+ * List<SubsetDataset<Window>> parts = Datasets.randomSplit(windows, new double[] {0.9, 0.1}, 42);
+ * SubsetDataset<Window> train = parts.get(0), validation = parts.get(1);
+ * SubsetDataset<Window> firstHundred = Datasets.subset(windows, LongStream.range(0, 100).toArray());
+ * }</pre>
  */
 public sealed class SubsetDataset<T> implements Dataset<T> permits FillableSubsetDataset {
     private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
