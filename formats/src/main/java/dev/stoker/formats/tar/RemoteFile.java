@@ -11,6 +11,11 @@ import java.util.Map;
  * quoted reference to the variable {@value #NAME_VARIABLE}, which holds the name, so no name can
  * run anything whatever it holds; in a URL it is percent-encoded.
  *
+ * <p>NOTE: a template that hands its text to a second shell ({@code ssh host "cat /data/{}"},
+ * {@code sh -c "..."}, {@code eval}) has the name parsed again there, as code. Callers hold names
+ * from data to plain file names ({@link DataFileNames}), which no shell reads as anything but a
+ * word; that rule, not the variable, is what keeps such templates safe.
+ *
  * <pre>{@code
  * RemoteFile.of("pipe:aws s3 cp s3://bucket/mds/{} -", "train/shard.00000.mds")
  *     // runs: aws s3 cp s3://bucket/mds/"${STOKER_FILE}" -   with STOKER_FILE=train/shard.00000.mds
