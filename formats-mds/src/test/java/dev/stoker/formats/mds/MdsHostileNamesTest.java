@@ -31,6 +31,7 @@ class MdsHostileNamesTest {
         "pipe:cd SERVER && cat {}",
         "pipe:cd SERVER && cat './{}'",
         "pipe:cd SERVER && cat \"./{}\"",
+        "pipe:sh -c \"cd SERVER && cat {}\"", // a second shell: the plain-name rule guards it
     };
 
     @TempDir
