@@ -48,8 +48,10 @@ record RequestHead(String method, String path, Optional<String> accept) {
     private static Optional<String> path(String target) {
         try {
             URI uri = new URI(target);
-            if (target.startsWith("/") && uri.getRawAuthority() == null
-                    || uri.isAbsolute() && ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))) {
+            boolean origin = target.startsWith("/") && uri.getRawAuthority() == null;
+            boolean absolute = uri.isAbsolute()
+                    && ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()));
+            if (origin || absolute) {
                 return Optional.ofNullable(uri.getPath()).map(p -> p.isEmpty() ? "/" : p);
             }
         } catch (URISyntaxException e) {

@@ -104,7 +104,8 @@ public sealed interface RemoteFile {
 
     private static void checkRelative(String name) {
         if (name.isEmpty() || name.startsWith("/")) {
-            throw new IllegalArgumentException("the file name " + DataFileNames.quoted(name) + " is not a relative path");
+            throw new IllegalArgumentException("the file name " + DataFileNames.quoted(name)
+                    + " is not a relative path");
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);

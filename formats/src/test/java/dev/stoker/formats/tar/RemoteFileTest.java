@@ -128,7 +128,7 @@ class RemoteFileTest {
         };
     }
 
-    /** Whether {@link RemoteFile#of} must refuse {@code name}: absolute, empty parts, '.' or '..', control characters. */
+    /** Whether {@link RemoteFile#of} must refuse {@code name}: absolute, a part empty, '.' or '..', a control char. */
     private static boolean breaksRelativePath(String name) {
         if (name.isEmpty() || name.startsWith("/") || name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             return true;
