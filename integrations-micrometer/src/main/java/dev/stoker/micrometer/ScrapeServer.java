@@ -52,21 +52,28 @@ final class ScrapeServer implements AutoCloseable {
     /** Connections served at once. */
     static final int MAX_CONNECTIONS = 32;
 
+    /** The bounds a server keeps; tests shorten them. */
+    record Limits(Duration head, Duration exchange, int connections) {
+        static final Limits DEFAULT = new Limits(HEAD_TIMEOUT, EXCHANGE_TIMEOUT, MAX_CONNECTIONS);
+    }
+
     /** What the server answers. */
     record Response(int status, String reason, String type, byte[] body, Map<String, String> headers) {
     }
 
     private final ServerSocket socket;
     private final Function<RequestHead, Response> handler;
+    private final Limits limits;
     private final ScheduledThreadPoolExecutor deadlines;
     /** Every open connection; the ones still sending their head are also in {@link #waiting}, oldest first. */
     private final Set<Socket> open = new LinkedHashSet<>();
     private final Set<Socket> waiting = new LinkedHashSet<>();
     private volatile boolean closed;
 
-    private ScrapeServer(ServerSocket socket, Function<RequestHead, Response> handler) {
+    private ScrapeServer(ServerSocket socket, Function<RequestHead, Response> handler, Limits limits) {
         this.socket = socket;
         this.handler = handler;
+        this.limits = limits;
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "stoker-metrics-deadlines");
             t.setDaemon(true);
@@ -82,6 +89,11 @@ final class ScrapeServer implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound
      */
     static ScrapeServer start(InetSocketAddress address, Function<RequestHead, Response> handler) {
+        return start(address, handler, Limits.DEFAULT);
+    }
+
+    /** As {@link #start(InetSocketAddress, Function)}, within {@code limits}. */
+    static ScrapeServer start(InetSocketAddress address, Function<RequestHead, Response> handler, Limits limits) {
         ServerSocket socket;
         try {
             socket = new ServerSocket();
@@ -95,7 +107,7 @@ final class ScrapeServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot serve metrics at " + address + ": " + e.getMessage(), e);
         }
-        ScrapeServer server = new ScrapeServer(socket, handler);
+        ScrapeServer server = new ScrapeServer(socket, handler, limits);
         Thread accept = new Thread(server::acceptLoop, "stoker-metrics-" + socket.getLocalPort());
         accept.setDaemon(true); // a job that forgets to close the endpoint still exits
         accept.start();
@@ -104,6 +116,13 @@ final class ScrapeServer implements AutoCloseable {
 
     InetSocketAddress address() {
         return (InetSocketAddress) socket.getLocalSocketAddress();
+    }
+
+    /** How many connections are open now. */
+    int openConnections() {
+        synchronized (open) {
+            return open.size();
+        }
     }
 
     private void acceptLoop() {
@@ -119,7 +138,7 @@ final class ScrapeServer implements AutoCloseable {
             }
             if (admit(client)) {
                 ScheduledFuture<?> deadline = deadlines.schedule(() -> closeQuietly(client),
-                        EXCHANGE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                        limits.exchange().toMillis(), TimeUnit.MILLISECONDS);
                 Thread.ofVirtual().name("stoker-metrics-connection").start(() -> {
                     try {
                         serve(client);
@@ -139,7 +158,7 @@ final class ScrapeServer implements AutoCloseable {
                 closeQuietly(client);
                 return false;
             }
-            if (open.size() >= MAX_CONNECTIONS) {
+            if (open.size() >= limits.connections()) {
                 if (waiting.isEmpty()) {
                     closeQuietly(client); // every slot is answering: the client tries again
                     return false;
@@ -159,7 +178,7 @@ final class ScrapeServer implements AutoCloseable {
 
     private void serve(Socket client) {
         try (client) {
-            long deadline = System.nanoTime() + HEAD_TIMEOUT.toNanos();
+            long deadline = System.nanoTime() + limits.head().toNanos();
             InputStream in = new BufferedInputStream(client.getInputStream(), 2048);
             byte[] head = new byte[MAX_HEAD_BYTES];
             int length = readHead(client, in, head, deadline);
@@ -199,7 +218,7 @@ final class ScrapeServer implements AutoCloseable {
         while (n < head.length) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new SocketTimeoutException("the request head took over " + HEAD_TIMEOUT);
+                throw new SocketTimeoutException("the request head took too long");
             }
             client.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
             int b = in.read();

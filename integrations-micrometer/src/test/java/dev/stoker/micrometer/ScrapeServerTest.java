@@ -87,6 +87,36 @@ class ScrapeServerTest {
     }
 
     @Test
+    void aClientThatDripsItsHeadOrNeverReadsTheAnswerIsClosedAtItsDeadline() throws Exception {
+        byte[] big = new byte[32 << 20]; // far more than the socket buffers hold: the write blocks
+        ScrapeServer.Limits short_ = new ScrapeServer.Limits(Duration.ofMillis(300), Duration.ofSeconds(1), 8);
+        try (ScrapeServer strict = ScrapeServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                r -> new ScrapeServer.Response(200, "OK", "application/octet-stream", big, Map.of()), short_);
+             Socket drip = new Socket(InetAddress.getLoopbackAddress(), strict.address().getPort());
+             Socket deaf = new Socket(InetAddress.getLoopbackAddress(), strict.address().getPort())) {
+            deaf.setReceiveBufferSize(4096);
+            deaf.getOutputStream().write("GET /metrics HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> { // a hang guard, not a speed check
+                OutputStream out = drip.getOutputStream();
+                try {
+                    for (byte b : "GET /metrics HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII)) {
+                        out.write(b);
+                        out.flush();
+                        Thread.sleep(100);
+                    }
+                } catch (SocketException closed) {
+                    // closed by the server mid-drip: what is asked for
+                }
+                while (strict.openConnections() > 0) {
+                    Thread.sleep(50);
+                }
+            });
+            drip.setSoTimeout(10_000);
+            assertThat(drip.getInputStream().read()).as("the dripping client got no answer").isEqualTo(-1);
+        }
+    }
+
+    @Test
     void aHeadTooLongIsAnswered431() throws Exception {
         byte[] request = ("GET /metrics HTTP/1.1\r\nX: " + "a".repeat(ScrapeServer.MAX_HEAD_BYTES) + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
