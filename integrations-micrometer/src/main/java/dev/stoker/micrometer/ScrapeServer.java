@@ -36,11 +36,12 @@ import java.util.function.Function;
  * that runs its handlers, with no read timeout unless the JVM-wide properties
  * {@code sun.net.httpserver.maxReqTime}/{@code maxRspTime} are set before the class loads; with its
  * default executor (the dispatcher thread itself) one client that sends half a request stops every
- * scrape. Prometheus' own {@code HTTPServer} (prometheus-metrics-exporter-httpserver) is that same
- * server with a pool that starts on one thread (it grows only once 100 requests queue), and it sets
- * those JVM-wide properties from a static initializer (a 60 s stall per half request), binds every
- * interface by default and would pin a second prometheus-metrics version beside Micrometer's. This
- * server does the one thing needed, with bounds that belong to it.
+ * scrape. Prometheus' own {@code HTTPServer} (prometheus-metrics-exporter-httpserver 1.10.0) is that
+ * same server on a pool of 10 threads: ten clients that each send half a request hold all ten, and
+ * scrapes queue behind them until the JVM-wide {@code maxReqTime} it sets from a static initializer
+ * (60 s, for every JDK server in the process) ends them; it binds every interface by default and
+ * would pin a second prometheus-metrics version beside Micrometer's. This server does the one thing
+ * needed, with bounds that belong to it and no setting of the JVM's.
  */
 final class ScrapeServer implements AutoCloseable {
     /** How long a client has to send its request line and headers. */
