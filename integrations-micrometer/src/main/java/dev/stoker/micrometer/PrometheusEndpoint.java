@@ -1,40 +1,41 @@
 package dev.stoker.micrometer;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Serves a {@link PrometheusMeterRegistry}'s scrape at {@code http://HOST:PORT/metrics} with the
- * JDK's own HTTP server: no web framework for a training job that has none.
+ * Serves a {@link PrometheusMeterRegistry}'s scrape at {@code http://HOST:PORT/metrics}: no web
+ * framework for a training job that has none.
  *
  * <pre>{@code
  * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
  * new LoaderMetrics(loader, Tags.of("loader", "train")).bindTo(registry);
- * try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, 9400)) {
- *     System.out.println("metrics at " + endpoint.uri());   // http://localhost:9400/metrics
+ * try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, 9400)) {   // this machine only
+ *     System.out.println("metrics at " + endpoint.uri());   // http://127.0.0.1:9400/metrics
  *     train(loader);
  * }
+ * // for a Prometheus on another machine, every interface:
+ * PrometheusEndpoint.start(registry, new InetSocketAddress(9400));
  * }</pre>
  *
  * <p>{@code GET} (or {@code HEAD}) {@code /metrics} answers the Prometheus text format 0.0.4
  * ({@value #TEXT_FORMAT}), or OpenMetrics when the scraper's {@code Accept} header asks for it;
- * any other path is 404, any other method 405. Each scrape runs on the server's dispatcher
- * thread, one at a time.
+ * any other path is 404, any other method 405, anything but an HTTP/1.x request 400.
  *
- * <p>NOTE: the JDK server's dispatcher is not a daemon thread: close the endpoint (try with
- * resources), or the JVM does not exit at the end of training. {@link #start(PrometheusMeterRegistry, int)}
- * listens on every interface, as a scrape target must for a Prometheus on another machine; give
- * a loopback address to {@link #start(PrometheusMeterRegistry, InetSocketAddress)} to keep it local.
+ * <p>{@link #start(PrometheusMeterRegistry, int)} listens on the loopback address only: the meters
+ * say what the job reads and how fast, which is not for every network the machine is on. Give an
+ * address to {@link #start(PrometheusMeterRegistry, InetSocketAddress)} to be scraped from
+ * elsewhere. No client holds up another: each connection is served on a thread of its own, with
+ * 10 s to send its request and 30 s for the whole exchange, so one that sends half a request and
+ * waits cannot stall the scraper. Threads are daemons: a job that forgets to close the endpoint
+ * still exits, but close it to free the port.
  */
 public final class PrometheusEndpoint implements AutoCloseable {
     /** The content type of the Prometheus text format, what a scrape answers unless asked otherwise. */
@@ -44,18 +45,16 @@ public final class PrometheusEndpoint implements AutoCloseable {
     /** The path the scrape is served at. */
     public static final String PATH = "/metrics";
 
-    private final HttpServer server;
-    private final PrometheusMeterRegistry registry;
+    private final ScrapeServer server;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private PrometheusEndpoint(HttpServer server, PrometheusMeterRegistry registry) {
+    private PrometheusEndpoint(ScrapeServer server) {
         this.server = server;
-        this.registry = registry;
     }
 
     /**
-     * Serves {@code registry} on {@code port} of every interface; port 0 picks a free one, which
-     * {@link #port()} tells.
+     * Serves {@code registry} on {@code port} of the loopback address (this machine only); port 0
+     * picks a free one, which {@link #port()} tells.
      *
      * @throws UncheckedIOException when the port cannot be bound (taken, or not allowed)
      */
@@ -63,38 +62,34 @@ public final class PrometheusEndpoint implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("a port is 0 (pick a free one) to 65535, not " + port);
         }
-        return start(registry, new InetSocketAddress(port));
+        return start(registry, new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
     }
 
     /**
-     * Serves {@code registry} at {@code address}, such as
-     * {@code new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)}.
+     * Serves {@code registry} at {@code address}: {@code new InetSocketAddress(9400)} for every
+     * interface (a Prometheus on another machine), or one interface's address.
      *
      * @throws UncheckedIOException when the address cannot be bound (taken, or not allowed)
      */
     public static PrometheusEndpoint start(PrometheusMeterRegistry registry, InetSocketAddress address) {
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(address, "address");
-        HttpServer server;
-        try {
-            server = HttpServer.create(address, 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve metrics at " + address + ": " + e.getMessage(), e);
-        }
-        PrometheusEndpoint endpoint = new PrometheusEndpoint(server, registry);
-        server.createContext("/", endpoint::handle);
-        server.start();
-        return endpoint;
+        return new PrometheusEndpoint(ScrapeServer.start(address, request -> answer(registry, request)));
+    }
+
+    /** The address the endpoint listens on, with the port picked when started with port 0. */
+    public InetSocketAddress address() {
+        return server.address();
     }
 
     /** The port the endpoint listens on: the one picked when started with port 0. */
     public int port() {
-        return server.getAddress().getPort();
+        return address().getPort();
     }
 
     /** Where the scrape is: {@code http://localhost:9400/metrics} when it listens on every interface. */
     public URI uri() {
-        InetAddress host = server.getAddress().getAddress();
+        InetAddress host = address().getAddress();
         String name = host.isAnyLocalAddress() ? "localhost" : host.getHostAddress();
         if (name.indexOf(':') >= 0) {
             name = "[" + name + "]"; // an IPv6 literal
@@ -102,51 +97,33 @@ public final class PrometheusEndpoint implements AutoCloseable {
         return URI.create("http://" + name + ":" + port() + PATH);
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String method = exchange.getRequestMethod();
-            if (!exchange.getRequestURI().getPath().equals(PATH)) {
-                send(exchange, 404, "text/plain; charset=utf-8", "not found: the metrics are at " + PATH + "\n");
-                return;
-            }
-            if (!method.equals("GET") && !method.equals("HEAD")) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                send(exchange, 405, "text/plain; charset=utf-8", "method " + method + " not allowed: use GET\n");
-                return;
-            }
-            String accept = exchange.getRequestHeaders().getFirst("Accept");
-            String type = accept != null && accept.contains("application/openmetrics-text")
-                    ? OPENMETRICS_FORMAT
-                    : TEXT_FORMAT;
-            String body;
-            try {
-                body = registry.scrape(type);
-            } catch (RuntimeException e) {
-                // A meter whose function throws must not kill the dispatcher; the scraper sees why.
-                send(exchange, 500, "text/plain; charset=utf-8", "scrape failed: " + e + "\n");
-                return;
-            }
-            send(exchange, 200, type, body);
+    private static ScrapeServer.Response answer(PrometheusMeterRegistry registry, RequestHead request) {
+        if (!request.path().equals(PATH)) {
+            return ScrapeServer.text(404, "Not Found", "not found: the metrics are at " + PATH + "\n");
         }
-    }
-
-    private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", type);
-        boolean head = exchange.getRequestMethod().equals("HEAD");
-        exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
-        if (!head) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
+        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
+            ScrapeServer.Response r = ScrapeServer.text(405, "Method Not Allowed", "method " + request.method()
+                    + " not allowed: use GET\n");
+            return new ScrapeServer.Response(r.status(), r.reason(), r.type(), r.body(), Map.of("Allow", "GET, HEAD"));
         }
+        String type = request.accept().filter(a -> a.contains("application/openmetrics-text")).isPresent()
+                ? OPENMETRICS_FORMAT
+                : TEXT_FORMAT;
+        String body;
+        try {
+            body = registry.scrape(type);
+        } catch (RuntimeException e) {
+            // A meter whose function throws must not end the connection unanswered; the scraper sees why.
+            return ScrapeServer.text(500, "Internal Server Error", "scrape failed: " + e + "\n");
+        }
+        return new ScrapeServer.Response(200, "OK", type, body.getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
     /** Stops listening at once; a scrape in progress is cut off. Idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            server.stop(0);
+            server.close();
         }
     }
 

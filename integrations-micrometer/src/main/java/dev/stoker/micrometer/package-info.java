@@ -2,7 +2,7 @@
  * A loader on a training job's dashboards: {@link dev.stoker.micrometer.LoaderMetrics} binds a
  * {@link dev.stoker.loader.DataLoader}'s stage times, counters and pool memory to a Micrometer
  * registry, and {@link dev.stoker.micrometer.PrometheusEndpoint} serves a Prometheus registry's
- * scrape with the JDK's HTTP server.
+ * scrape over HTTP, on the loopback address unless told otherwise.
  *
  * <pre>{@code
  * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

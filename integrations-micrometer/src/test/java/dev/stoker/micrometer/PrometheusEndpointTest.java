@@ -2,6 +2,7 @@ package dev.stoker.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
@@ -13,10 +14,12 @@ import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -50,7 +53,7 @@ class PrometheusEndpointTest {
     }
 
     private HttpResponse<String> get(URI uri, String... headers) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET();
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET();
         if (headers.length > 0) {
             request.headers(headers);
         }
@@ -129,6 +132,43 @@ class PrometheusEndpointTest {
         endpoint.close();
         endpoint.close(); // idempotent
         assertThatThrownBy(() -> get(uri)).isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void aPortAloneBindsLoopbackOnly() {
+        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, 0)) {
+            assertThat(endpoint.address().getAddress().isLoopbackAddress())
+                    .as("bound to %s", endpoint.address()).isTrue();
+            assertThat(endpoint.uri().getHost()).isEqualTo(InetAddress.getLoopbackAddress().getHostAddress());
+        }
+    }
+
+    @Test
+    void anAddressOfEveryInterfaceIsBoundWhenAskedFor() throws Exception {
+        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, new InetSocketAddress(0))) {
+            assertThat(endpoint.address().getAddress().isAnyLocalAddress()).isTrue();
+            assertThat(endpoint.uri().getHost()).isEqualTo("localhost");
+            assertThat(get(endpoint.uri()).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aClientThatSendsHalfARequestBlocksNoScrape() throws Exception {
+        try (PrometheusEndpoint endpoint = PrometheusEndpoint.start(registry, ANY_LOOPBACK_PORT);
+             Socket slow = new Socket(InetAddress.getLoopbackAddress(), endpoint.port());
+             Socket silent = new Socket(InetAddress.getLoopbackAddress(), endpoint.port())) {
+            slow.getOutputStream().write("GET /metr".getBytes(StandardCharsets.US_ASCII));
+            slow.getOutputStream().flush();
+            // The half request is there before the scrape; the silent client sent nothing at all.
+            Thread.sleep(200);
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+                for (int i = 0; i < 3; i++) {
+                    HttpResponse<String> response = get(endpoint.uri());
+                    assertThat(response.statusCode()).isEqualTo(200);
+                    assertThat(response.body()).contains("stoker_batches_total");
+                }
+            }, "a scrape waited behind a client that sent half a request");
+        }
     }
 
     @Test

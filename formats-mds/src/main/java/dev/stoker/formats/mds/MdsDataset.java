@@ -3,6 +3,7 @@ package dev.stoker.formats.mds;
 import dev.stoker.data.Dataset;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.formats.mmap.SharedArena;
+import dev.stoker.formats.tar.RemoteFile;
 import dev.stoker.formats.tar.ShardCache;
 import dev.stoker.formats.tar.TarException;
 import java.io.IOException;
@@ -52,8 +53,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * }</pre>
  *
  * <p>Every shard is untrusted input: {@code index.json}'s fields are checked for type and range,
- * file names for path separators, each shard's offset table against the index and its size, each
- * sample's column sizes against its length, and every ndarray shape, list count and PIL header
+ * file names to be plain names (no path, no shell character:
+ * {@link dev.stoker.formats.tar.DataFileNames}), each shard's offset table against the index and
+ * its size, each sample's column sizes against its length, and every ndarray shape, list count and PIL header
  * against the bytes present; decompression never writes past {@code raw_data.bytes}. Damage is an
  * {@link MdsFormatException} naming the file, the shard, the sample and the column.
  *
@@ -127,9 +129,18 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
             dir = root.resolve(split);
         }
         ShardCache remote = options.remote() == null ? null : ShardCache.in(dir.resolve(REMOTE_COPIES));
-        Path indexFile = remote == null ? dir.resolve("index.json")
-                : fetch(remote, options.remoteLocation(relative(options, "index.json")));
-        MdsIndex index = MdsIndex.read(indexFile);
+        MdsIndex index;
+        if (remote == null) {
+            index = MdsIndex.read(dir.resolve("index.json"));
+        } else {
+            RemoteFile indexFile = remoteFile(options, "index.json");
+            try {
+                index = MdsIndex.read(fetch(remote, indexFile));
+            } catch (MdsFormatException e) {
+                throw new MdsFormatException("the index fetched from " + indexFile.location() + ", kept as "
+                        + e.getMessage(), e);
+            }
+        }
         MdsDataset ds = new MdsDataset(dir, index, options, remote);
         try {
             for (MdsShardInfo s : remote == null ? index.shards() : List.<MdsShardInfo>of()) {
@@ -150,11 +161,20 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
         return options.split() == null ? name : options.split().replace('\\', '/') + "/" + name;
     }
 
-    private static Path fetch(ShardCache cache, String location) {
+    private static Path fetch(ShardCache cache, RemoteFile file) {
         try {
-            return cache.fetchFile(location);
+            return cache.fetchFile(file);
         } catch (TarException e) {
-            throw new MdsFormatException(location + ": cannot fetch it: " + e.what(), e);
+            throw new MdsFormatException(file.location() + ": cannot fetch it: " + e.what(), e);
+        }
+    }
+
+    /** Where the remote's file {@code name} (under the split, where there is one) is fetched from. */
+    private static RemoteFile remoteFile(MdsOptions options, String name) {
+        try {
+            return options.remoteFile(relative(options, name));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("MdsOptions.remote: " + e.getMessage(), e);
         }
     }
 
@@ -377,7 +397,7 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
 
     /** The local copy of the remote dataset's file {@code basename}, fetched on first use. */
     private Path fetched(String basename) {
-        return fetch(remote, options.remoteLocation(relative(options, basename)));
+        return fetch(remote, remoteFile(options, basename));
     }
 
     private static boolean hasSize(Path file, long bytes) {

@@ -3,6 +3,7 @@ package dev.stoker.formats.mds;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stoker.formats.tar.DataFileNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -171,10 +172,11 @@ record MdsIndex(Path file, List<MdsShardInfo> shards) {
         }
         String w = where + ": " + field;
         String basename = text(w, f, "basename");
-        if (basename.isEmpty() || basename.equals(".") || basename.equals("..") || basename.contains("/")
-                || basename.contains("\\") || basename.indexOf('\0') >= 0) {
-            throw new MdsFormatException(w + ": the basename '" + basename + "' is not a plain file name");
-        }
+        // The name becomes a local path and is handed to a pipe: command or pasted into a URL: a
+        // plain name only (Streaming writes shard.00000.mds[.zstd]), whatever those do with it.
+        DataFileNames.refusal("basename", basename).ifPresent(r -> {
+            throw new MdsFormatException(w + ": " + r);
+        });
         long bytes = integer(w, f, "bytes", 0, Long.MAX_VALUE);
         Map<String, String> hashes = new LinkedHashMap<>();
         JsonNode h = f.get("hashes");

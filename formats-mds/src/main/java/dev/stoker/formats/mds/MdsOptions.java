@@ -1,5 +1,6 @@
 package dev.stoker.formats.mds;
 
+import dev.stoker.formats.tar.RemoteFile;
 import java.nio.file.Path;
 
 /**
@@ -23,7 +24,11 @@ import java.nio.file.Path;
  *                     when they are in the local directory already: an {@code http(s)://} base URL
  *                     (a file's name is appended after a {@code /}) or a {@code pipe:} command in
  *                     which {@code {}} stands for the file's name ({@code split/index.json},
- *                     {@code split/shard.00000.mds.zstd}). The local directory is then Streaming's
+ *                     {@code split/shard.00000.mds.zstd}), bare or inside quotes. The name is
+ *                     handed to the command in the variable {@code STOKER_FILE} ({@code {}}
+ *                     becomes {@code "${STOKER_FILE}"}), never pasted into its text, and names
+ *                     from the index must be plain file names ({@link dev.stoker.formats.tar.DataFileNames}).
+ *                     The local directory is then Streaming's
  *                     {@code local}: the index is fetched when the dataset opens and each shard the
  *                     first time it is needed, kept under {@code .stoker-remote} there, and
  *                     compressed ones are decompressed beside it
@@ -51,9 +56,12 @@ public record MdsOptions(String split, Path cacheDir, boolean verifyHashes, Stri
         return new MdsOptions(split, cacheDir, verifyHashes, location);
     }
 
-    /** Where the file {@code name} (relative to the dataset, e.g. {@code train/index.json}) is fetched from. */
-    String remoteLocation(String name) {
-        return remote.contains("{}") ? remote.replace("{}", name)
-                : remote + (remote.endsWith("/") ? "" : "/") + name;
+    /**
+     * Where the file {@code name} (relative to the dataset, e.g. {@code train/index.json}) is
+     * fetched from: the name reaches a {@code pipe:} command through its environment, never its
+     * text, and is percent-encoded in a URL ({@link RemoteFile#of}).
+     */
+    RemoteFile remoteFile(String name) {
+        return RemoteFile.of(remote, name);
     }
 }

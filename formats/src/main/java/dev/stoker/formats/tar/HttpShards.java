@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -17,7 +18,8 @@ import java.util.Locale;
  * <p>The JDK client has no read timeout once the headers have arrived, so the body is read through
  * a {@link StallGuardInputStream}: a server that stops sending for the stall timeout (default
  * {@link #DEFAULT_STALL_TIMEOUT}) without closing the connection fails the shard with an error
- * naming it, rather than hanging its worker.
+ * naming it, rather than hanging its worker; so does one that takes the request and never
+ * answers it.
  */
 public final class HttpShards {
     /** The buffer between the socket and the tar parser when none is given. */
@@ -64,13 +66,17 @@ public final class HttpShards {
     static RemoteBytes get(String url, HttpClient client, int readAhead, Duration stallTimeout) {
         HttpRequest request;
         try {
-            request = HttpRequest.newBuilder(URI.create(url)).GET().build();
+            // The timeout covers the wait for the answer's head, which the stall guard below cannot:
+            // a server that takes the request and never answers would hold the worker for ever.
+            request = HttpRequest.newBuilder(URI.create(url)).timeout(stallTimeout).GET().build();
         } catch (IllegalArgumentException e) {
             throw new TarException(url, 0, "not a valid URL: " + e.getMessage(), e);
         }
         HttpResponse<InputStream> response;
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (HttpTimeoutException e) {
+            throw new TarException(url, 0, "GET had no answer within " + stallTimeout.toMillis() + " ms", e);
         } catch (IOException e) {
             throw new TarException(url, 0, "GET failed: " + describe(e), e);
         } catch (InterruptedException e) {

@@ -17,6 +17,8 @@ import java.time.Duration;
  * closing the shard early ends the command and what it started.
  *
  * <p>A {@code pipe:} location runs whatever it names: build shard lists from sources you trust.
+ * Names that come from data (the shards an index lists) never become part of a command's text:
+ * they are placed into the user's template through the environment ({@link RemoteFile#of}).
  *
  * <pre>{@code
  * TarShardDataset train = TarShardDataset.builder("pipe:aws s3 cp s3://bucket/train-{000000..000099}.tar -")
@@ -48,19 +50,28 @@ public final class PipeShards {
 
     /** Starts the command of {@code location}: its output, behind the stall guard. */
     static InputStream output(String location, int readAhead, Duration stallTimeout) {
-        String command = location.substring(PREFIX.length()).strip();
-        if (command.isEmpty()) {
-            throw new TarException(location, 0, "no command after \"pipe:\"");
+        if (!isPipe(location)) {
+            throw new TarException(location, 0, "is not a pipe: command");
         }
+        return output((RemoteFile.Command) RemoteFile.at(location), readAhead, stallTimeout);
+    }
+
+    /**
+     * Starts {@code file}'s command with its environment: its output, behind the stall guard. A
+     * name from data reaches the command only through that environment ({@link RemoteFile#of}).
+     */
+    static InputStream output(RemoteFile.Command file, int readAhead, Duration stallTimeout) {
         Process process;
         try {
-            process = new ProcessBuilder("/bin/sh", "-c", command)
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .start();
-        } catch (IOException e) {
-            throw new TarException(location, 0, "could not start the command: " + e.getMessage(), e);
+            ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", file.command())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            builder.environment().putAll(file.environment());
+            process = builder.start();
+        } catch (IOException | IllegalArgumentException e) {
+            // IllegalArgumentException: an environment value the OS cannot hold (a NUL)
+            throw new TarException(file.location(), 0, "could not start the command: " + e.getMessage(), e);
         }
-        CommandOutput output = new CommandOutput(process, command, stallTimeout);
-        return new StallGuardInputStream(output, location, readAhead, stallTimeout, "the command");
+        CommandOutput output = new CommandOutput(process, file.command(), stallTimeout);
+        return new StallGuardInputStream(output, file.location(), readAhead, stallTimeout, "the command");
     }
 }

@@ -179,7 +179,7 @@ public final class ShardCache {
      * @throws TarException naming the location when it cannot be fetched or kept
      */
     Path fetch(String location, HttpClient http, int readAhead, Duration stallTimeout) {
-        return fetch(location, fileFor(location), http, readAhead, stallTimeout);
+        return fetch(RemoteFile.at(location), fileFor(location), http, readAhead, stallTimeout);
     }
 
     /**
@@ -197,7 +197,21 @@ public final class ShardCache {
      * @throws TarException naming the location when it cannot be fetched or kept
      */
     public Path fetchFile(String location) {
-        Path copy = fetch(location, named(location, ""), HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD,
+        return fetchFile(RemoteFile.at(location));
+    }
+
+    /**
+     * As {@link #fetchFile(String)}, for a file whose name came from data, placed into the user's
+     * template by {@link RemoteFile#of}: kept under its {@link RemoteFile#location()}.
+     *
+     * <pre>{@code
+     * Path shard = cache.fetchFile(RemoteFile.of("pipe:aws s3 cp s3://bucket/mds/{} -", "shard.00000.mds"));
+     * }</pre>
+     *
+     * @throws TarException naming the location when it cannot be fetched or kept
+     */
+    public Path fetchFile(RemoteFile file) {
+        Path copy = fetch(file, named(file.location(), ""), HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD,
                 HttpShards.DEFAULT_STALL_TIMEOUT);
         unpin(copy);
         return copy;
@@ -205,7 +219,7 @@ public final class ShardCache {
 
     /** As {@link #fetch}, for a shard index: kept as {@link #indexFileFor}. */
     Path fetchIndex(String location, HttpClient http, int readAhead, Duration stallTimeout) {
-        return fetch(location, indexFileFor(location), http, readAhead, stallTimeout);
+        return fetch(RemoteFile.at(location), indexFileFor(location), http, readAhead, stallTimeout);
     }
 
     /**
@@ -213,10 +227,10 @@ public final class ShardCache {
      * opened it, calls {@link #unpin}. Another process sharing the folder may still evict it; a
      * caller that finds it gone fetches again.
      */
-    private Path fetch(String location, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
+    private Path fetch(RemoteFile file, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
         pinned.merge(target, 1, Integer::sum);
         try {
-            return fetchPinned(location, target, http, readAhead, stallTimeout);
+            return fetchPinned(file, target, http, readAhead, stallTimeout);
         } catch (RuntimeException | Error e) {
             unpin(target);
             throw e;
@@ -228,12 +242,13 @@ public final class ShardCache {
         pinned.computeIfPresent(copy, (p, n) -> n == 1 ? null : n - 1);
     }
 
-    private Path fetchPinned(String location, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
+    private Path fetchPinned(RemoteFile file, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
         Path copy = used(target);
         if (copy != null) {
             return copy;
         }
-        RemoteBytes remote = ShardSources.stream(location, http, readAhead, stallTimeout);
+        String location = file.location();
+        RemoteBytes remote = ShardSources.stream(file, http, readAhead, stallTimeout);
         boolean kept;
         try (InputStream in = recording(location, remote.in(), remote.length(), target)) {
             in.transferTo(OutputStream.nullOutputStream());

@@ -70,10 +70,15 @@ public final class ShardSources {
 
     /** The bytes of a streamed location (a URL, a command), and their length when known (else -1). */
     static RemoteBytes stream(String location, HttpClient http, int readAhead, Duration stallTimeout) {
-        if (HttpShards.isUrl(location)) {
-            return HttpShards.get(location, http, readAhead, stallTimeout);
-        }
-        return new RemoteBytes(PipeShards.output(location, readAhead, stallTimeout), -1);
+        return stream(RemoteFile.at(location), http, readAhead, stallTimeout);
+    }
+
+    /** The bytes of a remote file, and their length when known (else -1). */
+    static RemoteBytes stream(RemoteFile file, HttpClient http, int readAhead, Duration stallTimeout) {
+        return switch (file) {
+            case RemoteFile.Url url -> HttpShards.get(url.location(), http, readAhead, stallTimeout);
+            case RemoteFile.Command command -> new RemoteBytes(PipeShards.output(command, readAhead, stallTimeout), -1);
+        };
     }
 
     /** A local tar is mapped; a compressed one is inflated as a stream (its magic read from the map). */
