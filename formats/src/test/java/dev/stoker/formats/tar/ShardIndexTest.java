@@ -19,6 +19,7 @@ class ShardIndexTest {
         List<Fixtures.Sample> samples = Fixtures.randomSamples(new Random(seed), n);
         try (ShardWriter w = ShardWriter.builder(dir.resolve("i" + seed + "-%d.tar").toString()).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         return dir.resolve("i" + seed + "-0.tar");
     }
