@@ -21,7 +21,7 @@ import org.lmdbjava.Txn;
 /**
  * Writes a new LMDB environment in an {@link LmdbLayout}, for {@link LmdbDataset} (or Python's
  * {@code lmdb}, as W8's dataset) to read: sample {@code i}'s value under the layout's key for
- * {@code i}, and, at {@link #close()}, the number of samples under the size key (ASCII decimal)
+ * {@code i}, and, at {@link #commit()}, the number of samples under the size key (ASCII decimal)
  * and one uint8 label per sample under the labels key.
  *
  * <pre>{@code
@@ -29,7 +29,8 @@ import org.lmdbjava.Txn;
  *     for (LabeledFile f : ImageFolder.scan(Path.of("data/jpeg")).files()) {
  *         w.append(Files.readAllBytes(f.path()), f.label());   // keys 000000, 000001, ...
  *     }
- * }                                                            // writes __len__ and __labels__
+ *     w.commit();                                              // writes __len__ and __labels__
+ * }                                                            // without the commit: deleted
  * try (LmdbDataset ds = LmdbDataset.open(Path.of("data/lmdb"))) { ... }
  * }</pre>
  *
@@ -41,9 +42,11 @@ import org.lmdbjava.Txn;
  *
  * <p>NOTE: the writer keeps a copy of the values of the batch not yet committed (to write them
  * again after growing the map), so a batch's bytes are held twice, on the heap and in LMDB's dirty
- * pages. It syncs the data file once, at close, not at every commit: an environment cut short by a
- * crash has no size key, and {@link LmdbDataset#open} refuses it. {@link #abort()} ends a write
- * that went wrong the same way. One thread writes; the writer is not thread-safe.
+ * pages. It syncs the data file once, at {@link #commit()}, not at every batch: an environment cut
+ * short by a crash has no size key, and {@link LmdbDataset#open} refuses it. {@link #close()}
+ * without a commit (an exception in a try-with-resources block), {@link #abort()} and a failed
+ * write end the writer without the size key and delete the environment's files it wrote, so
+ * that a failed write publishes nothing. One thread writes; the writer is not thread-safe.
  */
 public final class LmdbWriter implements AutoCloseable {
     static final String DATA_FILE = "data.mdb";
@@ -71,6 +74,8 @@ public final class LmdbWriter implements AutoCloseable {
     private int resizes;
     private byte[] lastKey = new byte[0];
     private boolean closed;
+    private boolean committed;
+    private final boolean singleFile;
 
     /** The suffix liblmdb gives the lock file of a single-file environment ({@code MDB_NOSUBDIR}). */
     static final String SINGLE_FILE_LOCK_SUFFIX = "-lock";
@@ -78,9 +83,10 @@ public final class LmdbWriter implements AutoCloseable {
     /** A key and its value, and whether it may be appended (greater than every key before it). */
     private record Entry(byte[] key, String name, byte[] value, boolean append) {}
 
-    private LmdbWriter(Path path, LmdbLayout layout, int batchSamples, long batchBytes, Env<ByteBuffer> env,
-                       Dbi<ByteBuffer> dbi, long mapSize) {
+    private LmdbWriter(Path path, boolean singleFile, LmdbLayout layout, int batchSamples, long batchBytes,
+                       Env<ByteBuffer> env, Dbi<ByteBuffer> dbi, long mapSize) {
         this.path = path;
+        this.singleFile = singleFile;
         this.layout = layout;
         this.batchSamples = batchSamples;
         this.batchBytes = batchBytes;
@@ -199,7 +205,7 @@ public final class LmdbWriter implements AutoCloseable {
                 try (Txn<ByteBuffer> probe = env.txnRead()) {
                     probe.val(); // lmdbjava's buffers fail at first use without the flags: fail here, by name
                 }
-                return new LmdbWriter(path, layout, batchSamples, batchBytes, env, dbi, env.info().mapSize);
+                return new LmdbWriter(path, singleFile, layout, batchSamples, batchBytes, env, dbi, env.info().mapSize);
             } catch (IllegalAccessError | ExceptionInInitializerError | NoClassDefFoundError e) {
                 env.close();
                 throw new LmdbException("cannot write the LMDB environment at " + path
@@ -380,7 +386,7 @@ public final class LmdbWriter implements AutoCloseable {
         count++;
         bytes += value.length;
         if (pending.size() >= batchSamples || pendingBytes >= batchBytes) {
-            commit();
+            commitBatch();
         }
     }
 
@@ -429,7 +435,7 @@ public final class LmdbWriter implements AutoCloseable {
     }
 
     /** Commits the batch, growing the map and writing the batch again when the commit finds it full. */
-    private void commit() {
+    private void commitBatch() {
         if (txn == null) {
             return;
         }
@@ -496,15 +502,19 @@ public final class LmdbWriter implements AutoCloseable {
 
     /**
      * Commits what is pending, writes the size and labels keys, syncs the data file and closes the
-     * environment. Idempotent; after {@link #abort()} it does nothing.
+     * environment: the environment is published. Idempotent.
      *
+     * @throws IllegalStateException after {@link #abort()} or a close without a commit
      * @throws LmdbException when the layout's fixed size differs from the samples written, or the
-     *                       final writes fail
+     *                       final writes fail (the writer is aborted then)
      */
-    @Override
-    public void close() {
-        if (closed) {
+    public void commit() {
+        if (committed) {
             return;
+        }
+        if (closed) {
+            throw new IllegalStateException("the LMDB writer of " + path + " was aborted or closed before its commit:"
+                    + " nothing was published");
         }
         if (layout.size() >= 0 && layout.size() != count) {
             throw fail("the layout of the LMDB environment at " + path + " says " + layout.size()
@@ -517,22 +527,41 @@ public final class LmdbWriter implements AutoCloseable {
         if (layout.labelsKey() != null) {
             put(new Entry(keyBytes(layout.labelsKey()), layout.labelsKey(), labels.toByteArray(), false));
         }
-        commit();
+        commitBatch();
         try {
             env.sync(true);
         } catch (RuntimeException e) {
             throw fail("cannot sync the LMDB environment at " + path, e);
         }
         release();
+        committed = true;
     }
 
     /**
-     * Ends the writer without writing the size and labels keys: what was committed stays, but
-     * {@link LmdbDataset#open} refuses it for want of its size key. Idempotent.
+     * Ends the writer. After {@link #commit()} it does nothing; without one it aborts, as
+     * {@link #abort()} does.
+     */
+    @Override
+    public void close() {
+        abort();
+    }
+
+    /**
+     * Ends the writer without writing the size and labels keys, and deletes the environment's
+     * files it wrote ({@code data.mdb} and {@code lock.mdb}, or the single file and its lock), so
+     * that nothing reads a part for the whole. Does nothing after {@link #commit()} or a first abort.
      */
     public void abort() {
         if (!closed) {
             release();
+            for (Path p : singleFile ? List.of(path, lockFileOf(path)) : List.of(path.resolve(DATA_FILE),
+                    path.resolve(LOCK_FILE))) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // what stays has no size key: LmdbDataset refuses it
+                }
+            }
         }
     }
 
