@@ -74,7 +74,7 @@ final class PackLmdb {
                 } else {
                     writer.append(value);
                 }
-                progress.sample(field.file() != null ? 1 : 0, value.length);
+                progress.sample(field.input() ? 1 : 0, value.length);
             }
             writer.commit();
         } catch (IOException | RuntimeException e) {

@@ -83,7 +83,7 @@ final class PackMds {
                     byte[] data = f.read();
                     sample.put(f.extension(), value(columns.get(f.extension()), data, item, f));
                     bytes += data.length;
-                    files += f.file() != null ? 1 : 0;
+                    files += f.input() ? 1 : 0;
                 }
                 writer.write(sample);
                 progress.sample(files, bytes);

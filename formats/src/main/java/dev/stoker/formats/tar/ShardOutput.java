@@ -102,6 +102,10 @@ final class ShardOutput {
         return out;
     }
 
+    Path manifest() {
+        return manifest;
+    }
+
     Path mark() {
         return mark;
     }

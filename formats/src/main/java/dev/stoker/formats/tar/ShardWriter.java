@@ -257,6 +257,11 @@ public final class ShardWriter implements AutoCloseable {
         return List.copyOf(finished);
     }
 
+    /** Where the set's manifest goes at {@link #commit()} ({@code shard.stoker-manifest} for {@code shard-%06d.tar}). */
+    public Path manifest() {
+        return output.manifest();
+    }
+
     /** Samples written to the shard being written now. */
     public long samplesInCurrentShard() {
         return out == null ? 0 : samples;
