@@ -15,16 +15,20 @@ import java.util.regex.Pattern;
  */
 final class ShardNamePattern {
     // A number conversion as ShardWriter's patterns use them: flags, width, then d, x, X, o or s.
-    private static final Pattern CONVERSION = Pattern.compile("%([-#+ 0,(]*)(\\d*)([dxXos])");
+    private static final Pattern CONVERSION = Pattern.compile("%(\\d+\\$)?([-#+ 0,(]*)(\\d*)([dxXos])");
 
     private final String pattern;
     private final Pattern regex;
     private final int[] radix;
+    private final int[] argument;
+    private final int arguments;
 
-    private ShardNamePattern(String pattern, Pattern regex, int[] radix) {
+    private ShardNamePattern(String pattern, Pattern regex, int[] radix, int[] argument) {
         this.pattern = pattern;
         this.regex = regex;
         this.radix = radix;
+        this.argument = argument;
+        this.arguments = java.util.Arrays.stream(argument).max().orElse(-1) + 1;
     }
 
     /**
@@ -35,6 +39,7 @@ final class ShardNamePattern {
     static ShardNamePattern of(String fileNamePattern) {
         StringBuilder regex = new StringBuilder();
         List<Integer> radix = new ArrayList<>();
+        List<Integer> argument = new ArrayList<>();
         int at = 0;
         while (at < fileNamePattern.length()) {
             int pct = fileNamePattern.indexOf('%', at);
@@ -54,7 +59,10 @@ final class ShardNamePattern {
                         + " conversions (%d, %06d, %x, ...) may name the shards, not \""
                         + fileNamePattern.substring(pct, Math.min(pct + 4, fileNamePattern.length())) + "\"");
             }
-            int r = switch (m.group(3)) {
+            // %2$05d takes the second number; a plain conversion the one after the last plain one
+            argument.add(m.group(1) != null ? Integer.parseInt(m.group(1).substring(0, m.group(1).length() - 1)) - 1
+                    : (int) plainCount(fileNamePattern.substring(0, pct)));
+            int r = switch (m.group(4)) {
                 case "x", "X" -> 16;
                 case "o" -> 8;
                 default -> 10;
@@ -64,7 +72,18 @@ final class ShardNamePattern {
             at = m.end();
         }
         return new ShardNamePattern(fileNamePattern, Pattern.compile(regex.toString()),
-                radix.stream().mapToInt(Integer::intValue).toArray());
+                radix.stream().mapToInt(Integer::intValue).toArray(),
+                argument.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /** The plain (unnumbered) number conversions in {@code head}, i.e. the argument the next one takes. */
+    private static long plainCount(String head) {
+        Matcher m = CONVERSION.matcher(head.replace("%%", ""));
+        long n = 0;
+        while (m.find()) {
+            n += m.group(1) == null ? 1 : 0;
+        }
+        return n;
     }
 
     /** The pattern as given. */
@@ -78,11 +97,12 @@ final class ShardNamePattern {
         if (!m.matches()) {
             return false;
         }
-        Object[] numbers = new Object[radix.length];
+        Object[] numbers = new Object[arguments];
+        java.util.Arrays.fill(numbers, 0L);
         try {
             for (int i = 0; i < radix.length; i++) {
                 String digits = m.group(i + 1).replaceAll("[ ,+()]", "");
-                numbers[i] = Long.parseLong(m.group(i + 1).contains("(") ? "-" + digits : digits, radix[i]);
+                numbers[argument[i]] = Long.parseLong(m.group(i + 1).contains("(") ? "-" + digits : digits, radix[i]);
             }
             return String.format(pattern, numbers).equals(fileName);
         } catch (NumberFormatException | IllegalFormatException e) {

@@ -15,10 +15,19 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The folder a {@link ShardWriter} writes into, seen as a set: what an earlier set of the pattern
- * left there, the in-progress mark of this one, and its manifest at the end.
+ * The folder a set of shards is written into, seen as a set: what an earlier set of the pattern
+ * left there, the in-progress mark of this one, and its manifest at the end (see
+ * {@link ShardSetManifest}). {@link ShardWriter} uses one; so does a job whose shards are written
+ * by several writers (Spark's partitions), which marks the set before they start and commits it
+ * once they all finished.
+ *
+ * <pre>{@code
+ * ShardOutput set = ShardOutput.open("out/part-%05d-%06d.tar", false, "my job"); // refuses an old set
+ * ... every shard written under a temporary name, then renamed to its own ...
+ * set.commit(shards);   // deletes an old set's rest (overwrite), then writes the manifest, last
+ * }</pre>
  */
-final class ShardOutput {
+public final class ShardOutput {
     private final Path dir;
     private final ShardNamePattern names;
     private final Path mark;
@@ -26,8 +35,9 @@ final class ShardOutput {
     private final String writtenBy;
     private final Instant started;
     private final boolean tookOverMark;
+    private final boolean overwrite;
 
-    private ShardOutput(Path dir, ShardNamePattern names, String writtenBy, boolean tookOverMark) {
+    private ShardOutput(Path dir, ShardNamePattern names, String writtenBy, boolean tookOverMark, boolean overwrite) {
         this.dir = dir;
         this.names = names;
         this.manifest = dir.resolve(names.manifestName());
@@ -35,10 +45,23 @@ final class ShardOutput {
         this.writtenBy = writtenBy;
         this.started = Instant.now();
         this.tookOverMark = tookOverMark;
+        this.overwrite = overwrite;
     }
 
-    /** Checks the folder of {@code pattern} for an earlier set and marks this one in progress. */
-    static ShardOutput open(String pattern, boolean overwrite, String writtenBy) {
+    /**
+     * Checks the folder of {@code pattern} (a {@link String#format} pattern whose numbers are all
+     * in the file name; {@code %%} for a {@code %} in the folder) for an earlier set and marks this
+     * one in progress.
+     *
+     * @param overwrite whether an earlier set of the pattern (or a killed writer's mark) may be
+     *                  replaced; refused when not
+     * @param writtenBy what the manifest says wrote the set
+     * @throws IllegalStateException    an earlier set or a mark is there and {@code overwrite} is off
+     * @throws IllegalArgumentException a number in the folder part, a conversion that is not a
+     *                                  number, or another pattern's manifest under the same name
+     * @throws UncheckedIOException     when the folder cannot be made, listed or written
+     */
+    public static ShardOutput open(String pattern, boolean overwrite, String writtenBy) {
         int slash = Math.max(pattern.lastIndexOf('/'), pattern.lastIndexOf(java.io.File.separatorChar));
         String folder = slash < 0 ? "" : pattern.substring(0, slash + 1);
         if (folder.replace("%%", "").contains("%")) {
@@ -83,7 +106,7 @@ final class ShardOutput {
                         + " or choose another name");
             }
         }
-        ShardOutput out = new ShardOutput(dir, names, writtenBy, marked);
+        ShardOutput out = new ShardOutput(dir, names, writtenBy, marked, overwrite);
         String text = new ShardSetManifest(names.text(), false, writtenBy, out.started, null, List.of()).text();
         try {
             if (marked) {
@@ -102,34 +125,55 @@ final class ShardOutput {
         return out;
     }
 
-    Path manifest() {
+    /** The folder of the shards. */
+    public Path folder() {
+        return dir;
+    }
+
+    /** Where the set's manifest goes at {@link #commit}. */
+    public Path manifest() {
         return manifest;
     }
 
-    Path mark() {
+    /** The in-progress mark, there from {@link #open} until {@link #commit} or {@link #withdraw}. */
+    public Path mark() {
         return mark;
     }
 
-    /** Deletes the files of the pattern in the folder that are not among {@code keep}: an old set's rest. */
-    void deleteOldFiles(List<Path> keep) throws IOException {
+    /**
+     * Publishes the set: with overwrite, deletes the files of the pattern that the set does not
+     * list (an old set's rest: shards, their sidecars, temporary names), then writes the manifest
+     * into the mark and renames it to its name, last. Every listed shard must have its name by now.
+     *
+     * @throws IOException when a file cannot be deleted or written; the mark then stays
+     * @throws IllegalArgumentException when a listed shard is not a name of the pattern in the folder
+     */
+    public void commit(List<ShardSetManifest.Shard> shards) throws IOException {
         Set<String> kept = new HashSet<>();
-        keep.forEach(p -> kept.add(p.getFileName().toString()));
-        for (Path p : owned(dir, names, kept)) {
-            Files.deleteIfExists(p);
+        for (ShardSetManifest.Shard s : shards) {
+            if (!names.matches(s.name())) {
+                throw new IllegalArgumentException("shard " + s.name() + " is not a name of " + names.text());
+            }
+            kept.add(s.name());
+            if (s.indexed()) {
+                kept.add(s.name() + ".idx");
+            }
         }
-    }
-
-    /** Writes the manifest of the committed shards, then renames it over the mark: the last step. */
-    void publish(List<ShardSetManifest.Shard> shards) throws IOException {
+        if (overwrite) {
+            for (Path p : owned(dir, names, kept)) {
+                Files.deleteIfExists(p);
+            }
+        }
         new ShardSetManifest(names.text(), true, writtenBy, started, Instant.now(), shards).writeTo(mark);
         Files.move(mark, manifest, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
      * Takes the mark back after an abort that published nothing, unless it was a killed writer's
-     * mark taken over (what that writer left may still be half published).
+     * mark taken over (what that writer left may still be half published). Call it only when no
+     * file of the set got its name.
      */
-    void withdraw() {
+    public void withdraw() {
         if (!tookOverMark) {
             try {
                 Files.deleteIfExists(mark);

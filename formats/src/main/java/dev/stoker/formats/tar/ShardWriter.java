@@ -58,7 +58,6 @@ public final class ShardWriter implements AutoCloseable {
     private final long maxSamples;
     private final long maxBytes;
     private final boolean writeIndex;
-    private final boolean overwrite;
     private final ShardOutput output;
     private final List<ShardInfo> finished = new ArrayList<>();
     private final List<Path> temporary = new ArrayList<>();
@@ -90,7 +89,6 @@ public final class ShardWriter implements AutoCloseable {
         this.maxSamples = b.maxSamples;
         this.maxBytes = b.maxBytes;
         this.writeIndex = b.writeIndex;
-        this.overwrite = b.overwrite;
         this.shardNumber = b.firstShard;
         this.output = output;
     }
@@ -294,7 +292,6 @@ public final class ShardWriter implements AutoCloseable {
             finishShard();
         }
         publishing = true;
-        List<Path> names = new ArrayList<>();
         List<ShardSetManifest.Shard> listed = new ArrayList<>();
         try {
             for (ShardInfo s : finished) {
@@ -302,17 +299,12 @@ public final class ShardWriter implements AutoCloseable {
                 boolean indexed = Files.exists(sidecar);
                 if (indexed) { // the sidecar first: a shard never appears without its index
                     move(sidecar, ShardIndex.sidecar(s.path()));
-                    names.add(ShardIndex.sidecar(s.path()));
                 }
                 move(s.path().resolveSibling(s.path().getFileName() + ".part"), s.path());
-                names.add(s.path());
                 listed.add(new ShardSetManifest.Shard(s.path().getFileName().toString(), s.samples(), s.bytes(),
                         indexed));
             }
-            if (overwrite) {
-                output.deleteOldFiles(names);
-            }
-            output.publish(listed);
+            output.commit(listed);
         } catch (IOException e) {
             throw new UncheckedIOException("publishing the shards of " + pattern + " failed (" + e.getMessage()
                     + "); " + output.mark() + " stays, so that readers refuse the half-published set", e);
