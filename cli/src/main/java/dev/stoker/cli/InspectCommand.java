@@ -107,6 +107,9 @@ final class InspectCommand implements Callable<Integer> {
                 ok = MdsInspection.inspect(out, dir, show);
             } else if (ShardSetInspection.isManifest(lower)) {
                 ok = ShardSetInspection.inspectSet(out, Path.of(name));
+            } else if (!ShardSetInspection.mdsShardsWithoutIndex(Path.of(name)).isEmpty()) {
+                ok = ShardSetInspection.inspectMdsWithoutIndex(out, Path.of(name),
+                        ShardSetInspection.mdsShardsWithoutIndex(Path.of(name)));
             } else if (!ShardSetInspection.manifestsIn(Path.of(name)).isEmpty()) {
                 ok = ShardSetInspection.manifestsIn(Path.of(name)).stream()
                         .map(m -> ShardSetInspection.inspectSet(out, m)).reduce(true, Boolean::logicalAnd);

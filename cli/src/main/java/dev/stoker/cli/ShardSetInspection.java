@@ -82,6 +82,28 @@ final class ShardSetInspection {
         };
     }
 
+    /** The MDS shard files in a folder that has no index.json: a writer that never committed. */
+    static List<Path> mdsShardsWithoutIndex(Path folder) {
+        if (!Files.isDirectory(folder) || Files.exists(folder.resolve("index.json"))) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(folder)) {
+            return s.filter(p -> p.getFileName().toString().matches("shard\\.\\d{5}\\.mds(\\.\\w+)?")).sorted()
+                    .toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** What inspect says of such a folder: never a dataset. */
+    static boolean inspectMdsWithoutIndex(PrintWriter out, Path folder, List<Path> shards) {
+        out.printf(Locale.ROOT, "%s: INCOMPLETE MDS dataset: %d shard file%s (%s%s) and no index.json, which its"
+                + " writer writes last: the write failed, is running or was killed. Write it again.%n", folder,
+                shards.size(), shards.size() == 1 ? "" : "s", shards.getFirst().getFileName(),
+                shards.size() > 1 ? " ... " + shards.getLast().getFileName() : "");
+        return false;
+    }
+
     private static String complete(ShardSets.Status.Complete c) {
         ShardSetManifest m = c.set();
         return String.format(Locale.ROOT, "complete: %d shard%s of %s, %d samples, written by %s at %s (%s)",

@@ -110,6 +110,17 @@ class PackPublishCommandTest {
     }
 
     @Test
+    void inspectSaysAnMdsFolderWithoutItsIndexIsIncomplete() throws Exception {
+        Path mds = dir.resolve("mds");
+        assertThat(BenchCommandTest.run("pack", keyedFiles("in", 30).toString(), "-q", "--to", "mds", "-o",
+                mds.toString(), "--max-bytes", "200").exit()).isZero();
+        Files.delete(mds.resolve("index.json")); // as a writer killed before its commit leaves it
+        BenchCommandTest.Run r = BenchCommandTest.run("inspect", mds.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).contains("INCOMPLETE MDS dataset", "no index.json", "shard.00000.mds");
+    }
+
+    @Test
     void jsonlCountsTheLinesItRead() throws Exception {
         Path jsonl = dir.resolve("c.jsonl");
         Files.writeString(jsonl, "{\"a\":1}\n\n{\"a\":2}\n{\"a\":3}\n");
