@@ -288,7 +288,8 @@ final class PackCommand implements Callable<Integer> {
             written = PackLmdb.write(writer, order, progress);
         } catch (IOException | RuntimeException e) {
             return failure("packing " + input + " into " + env + " failed: " + message(e)
-                    + " (what was written there is incomplete, without __len__; --overwrite replaces it)");
+                    + " (nothing was published: what this run wrote is deleted"
+                    + (overwrite ? ", and the environment there before is as it was)" : ")"));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         summaryHead(out, source, order.size(), totalFiles, totalBytes);
@@ -351,7 +352,7 @@ final class PackCommand implements Callable<Integer> {
             written = PackMds.write(writer, columns, order, progress);
         } catch (IOException | RuntimeException e) {
             return failure("packing " + input + " into " + dir + " failed: " + message(e)
-                    + " (what was written there has no index.json: delete the folder and pack again)");
+                    + " (nothing was published: what this run wrote is deleted)");
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         summaryHead(out, source, order.size(), totalFiles, totalBytes);

@@ -351,6 +351,37 @@ class LmdbWriterTest {
         assertThat(env.resolve("lock.mdb")).doesNotExist();
     }
 
+    /** A failed or abandoned overwrite leaves the environment it was to replace as it was. */
+    @Test
+    void anOverwriteThatFailsLeavesTheOldEnvironmentWhole() throws Exception {
+        for (boolean single : new boolean[] {false, true}) {
+            Path env = dir.resolve(single ? "old.lmdb" : "old");
+            try (LmdbWriter w = LmdbWriter.builder(env).singleFile(single).build()) {
+                w.append(new byte[] {1}, 1);
+                w.append(new byte[] {2}, 2);
+                w.commit();
+            }
+            assertThatThrownBy(() -> {
+                try (LmdbWriter w = LmdbWriter.builder(env).singleFile(single).overwrite(true).commitEvery(1, 1)
+                        .build()) {
+                    for (int i = 0; i < 50; i++) {
+                        w.append(new byte[100], 0);
+                    }
+                    throw new IllegalStateException("the job was cancelled");
+                }
+            }).hasMessageContaining("cancelled");
+            LmdbWriter dropped = LmdbWriter.builder(env).singleFile(single).overwrite(true).commitEvery(1, 1).build();
+            dropped.append(new byte[100], 0); // never committed nor closed: a process that died here
+            try (LmdbDataset ds = LmdbDataset.open(env)) {
+                assertThat(ds.size()).as("single file %s", single).isEqualTo(2);
+            }
+            dropped.abort();
+            try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+                assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("stoker-part"));
+            }
+        }
+    }
+
     @Test
     void settingsAreChecked() {
         LmdbWriter.Builder b = LmdbWriter.builder(dir.resolve("x"));
