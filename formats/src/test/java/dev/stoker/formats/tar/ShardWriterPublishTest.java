@@ -162,6 +162,25 @@ class ShardWriterPublishTest {
     }
 
     @Test
+    void aDamagedManifestIsRefusedByNameAndAWriterNeedsOverwriteToReplaceIt() throws IOException {
+        List<ShardWriter.ShardInfo> shards = pack(30, 10, false);
+        Files.writeString(dir.resolve("shard.stoker-manifest"), "stoker-shard-set\t1\nstate\tcomplete\nshard\tx");
+        assertThatThrownBy(() -> keysOf(shards)).isInstanceOf(ShardSetException.class)
+                .hasMessageContaining("shard.stoker-manifest").hasMessageContaining("cannot be read");
+        assertThatThrownBy(() -> pack(30, 10, false)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("overwrite");
+        assertThat(keysOf(pack(30, 10, true))).hasSize(30);
+    }
+
+    @Test
+    void anotherPatternWithTheSameManifestNameIsRefused() {
+        pack(5, 10, false);
+        assertThatThrownBy(() -> ShardWriter.builder(dir.resolve("shard-%06d.tar.gz").toString()).overwrite(true)
+                .build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is the manifest of the shards shard-%06d.tar");
+    }
+
+    @Test
     void theShardNumberMustBeInTheFileName() {
         assertThatThrownBy(() -> ShardWriter.builder(dir.resolve("part-%d/shard.tar").toString()).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in the folder");
