@@ -80,6 +80,7 @@ public class RemoteShardsBenchmark {
                 random.nextBytes(data);
                 w.write(String.format("%06d", i), Map.of("bin", data));
             }
+            w.commit();
         }
         Map<String, byte[]> files = new HashMap<>();
         try (Stream<Path> s = Files.list(dir)) {

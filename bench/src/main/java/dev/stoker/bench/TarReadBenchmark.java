@@ -91,6 +91,7 @@ public class TarReadBenchmark {
                 rnd.nextBytes(jpg);
                 w.write(String.format("%06d", i), Map.of("jpg", jpg, "cls", Integer.toString(i / 200).getBytes()));
             }
+            w.commit();
         }
         dataset = TarShardDataset.builder(dir.resolve("shard-{000000..000007}.tar").toString()).build();
     }

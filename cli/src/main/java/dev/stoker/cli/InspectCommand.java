@@ -47,7 +47,10 @@ import picocli.CommandLine.Spec;
             "  .npy   dtype, shape, memory order and the first entries",
             "  .bin   a flat token file (uint16 unless --tokens u32): count, first tokens",
             "  DIR    an MDS dataset (the folder of an index.json): samples, shards,",
-            "         columns with their encodings, the first samples' values",
+            "         columns with their encodings, the first samples' values; or a",
+            "         folder of tar shards written by stoker pack: whether each set",
+            "         is complete (its NAME.stoker-manifest lists every shard) or",
+            "         INCOMPLETE (a pack in progress or killed, shards changed)",
             "",
             "A damaged file is reported with the byte offset of the damage; the exit",
             "status is 1 when any file had an error. Shard names may use braces:",
@@ -102,6 +105,14 @@ final class InspectCommand implements Callable<Integer> {
             } else if (Files.isRegularFile(Path.of(name).resolve("index.json")) || lower.endsWith("index.json")) {
                 Path dir = lower.endsWith("index.json") ? Path.of(name).toAbsolutePath().getParent() : Path.of(name);
                 ok = MdsInspection.inspect(out, dir, show);
+            } else if (ShardSetInspection.isManifest(lower)) {
+                ok = ShardSetInspection.inspectSet(out, Path.of(name));
+            } else if (!ShardSetInspection.mdsShardsWithoutIndex(Path.of(name)).isEmpty()) {
+                ok = ShardSetInspection.inspectMdsWithoutIndex(out, Path.of(name),
+                        ShardSetInspection.mdsShardsWithoutIndex(Path.of(name)));
+            } else if (!ShardSetInspection.manifestsIn(Path.of(name)).isEmpty()) {
+                ok = ShardSetInspection.manifestsIn(Path.of(name)).stream()
+                        .map(m -> ShardSetInspection.inspectSet(out, m)).reduce(true, Boolean::logicalAnd);
             } else if (lower.endsWith(".idx")) {
                 ok = inspectIndex(out, Path.of(name));
             } else if (lower.endsWith(".npy")) {
@@ -175,6 +186,9 @@ final class InspectCommand implements Callable<Integer> {
         }
         if (!streamed && !compressed) { // a compressed shard is streamed: an index could not seek in it
             ok &= checkSidecar(out, Path.of(name), length, r);
+        }
+        if (!streamed) {
+            ok &= ShardSetInspection.reportShard(out, Path.of(name));
         }
         return ok;
     }

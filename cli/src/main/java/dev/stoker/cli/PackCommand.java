@@ -44,10 +44,20 @@ import picocli.CommandLine.Spec;
             "  JSONL         one sample per line: <key>.json",
             "",
             "The layout is detected (a folder of folders is an image folder) unless",
-            "--layout says. A new shard starts after --max-samples samples, or before",
+            "--layout says; a folder of class folders that also holds files at its top",
+            "is refused until --layout says which it is. A new shard starts after",
+            "--max-samples samples, or before",
             "one would grow past --max-bytes. An output name ending in .gz or .tgz",
             "writes gzip-compressed shards, without .idx files (they are read as",
             "streams).",
+            "",
+            "A set of shards is published whole or not at all: the shards are written",
+            "under .part names and get theirs only when every sample is in, and then",
+            "the set's manifest (shard.stoker-manifest for shard-%%06d.tar) is written",
+            "last; readers and stoker inspect refuse a set without it whose pack is",
+            "in progress or was killed. Shards of the pattern already there are",
+            "refused unless --overwrite, which replaces the set: what the old one had",
+            "that the new one does not (shards of the pattern, their .idx) is deleted.",
             "",
             "--to lmdb writes one LMDB environment instead (the folder -o names), in",
             "W8's layout, as Python's lmdb and Stoker's LmdbDataset read it: sample i",
@@ -123,7 +133,8 @@ final class PackCommand implements Callable<Integer> {
             description = "With --to mds: hashes of each shard file for index.json, e.g. sha1,md5.")
     List<String> hashes;
 
-    @Option(names = "--overwrite", description = "With --to lmdb: replace an LMDB environment already at -o.")
+    @Option(names = "--overwrite", description = "Replace the set of shards (tar) or the LMDB environment already"
+            + " at -o; the old one stays as it was until the new one is complete.")
     boolean overwrite;
 
     @Option(names = "--single-file", description = "With --to lmdb: write the environment as one data file at -o"
@@ -160,16 +171,15 @@ final class PackCommand implements Callable<Integer> {
         if (target.equals("mds")) {
             return packMds(kind);
         }
-        if (overwrite || singleFile) {
-            return usageError((overwrite ? "--overwrite" : "--single-file") + " is for --to lmdb"
-                    + (overwrite ? " (tar shards are written over as they are)" : ""));
+        if (singleFile) {
+            return usageError("--single-file is for --to lmdb");
         }
         if (output == null) {
             output = "shards/shard-%06d.tar";
         }
         ShardWriter.Builder builder;
         try {
-            builder = ShardWriter.builder(output).writeIndex(!noIndex);
+            builder = ShardWriter.builder(output).writeIndex(!noIndex).overwrite(overwrite).writtenBy("stoker pack");
             if (maxSamples != null) {
                 builder.maxSamples(maxSamples);
             }
@@ -193,8 +203,14 @@ final class PackCommand implements Callable<Integer> {
         long totalBytes = totals.bytes();
         long totalFiles = totals.files();
         long start = System.nanoTime();
-        ShardWriter writer = builder.build();
-        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet); writer) {
+        ShardWriter writer;
+        try {
+            writer = builder.build();
+        } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException e) {
+            return failure(message(e));
+        }
+        // closed without its commit (a failure below), the writer deletes what it wrote: nothing half-done is published
+        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet, source.unit()); writer) {
             for (PackSource.Item item : order) {
                 Map<String, byte[]> fields = new LinkedHashMap<>();
                 long bytes = 0;
@@ -203,22 +219,24 @@ final class PackCommand implements Callable<Integer> {
                     byte[] data = f.read();
                     fields.put(f.extension(), data);
                     bytes += data.length;
-                    files += f.file() != null ? 1 : 0;
+                    files += f.input() ? 1 : 0;
                 }
                 writer.write(item.key(), fields);
                 progress.sample(files, bytes);
             }
-        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-            return failure("packing " + input + " failed: " + message(e));
+            writer.commit();
+        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
+            return failure("packing " + input + " failed: " + message(e) + " (nothing was published: what this run"
+                    + " wrote is deleted" + (overwrite ? ", and the set there before is as it was)" : ")"));
         }
         List<ShardWriter.ShardInfo> shards = writer.shards();
         double seconds = (System.nanoTime() - start) / 1e9;
         long shardBytes = shards.stream().mapToLong(ShardWriter.ShardInfo::bytes).sum();
         summaryHead(out, source, order.size(), totalFiles, totalBytes);
-        out.printf(Locale.ROOT, "  wrote %d shard%s, %s in all%s: %s%s%n", shards.size(), shards.size() == 1 ? "" : "s",
-                ByteSize.format(shardBytes), noIndex || compressed(output) ? "" : " (each with its .idx)",
-                shards.getFirst().path(),
-                shards.size() > 1 ? " ... " + shards.getLast().path() : "");
+        out.printf(Locale.ROOT, "  wrote %d shard%s, %s in all%s: %s%s, and last their manifest %s%n", shards.size(),
+                shards.size() == 1 ? "" : "s", ByteSize.format(shardBytes),
+                noIndex || compressed(output) ? "" : " (each with its .idx)", shards.getFirst().path(),
+                shards.size() > 1 ? " ... " + shards.getLast().path() : "", writer.manifest().getFileName());
         summaryTail(out, source, totalBytes, seconds);
         return CommandLine.ExitCode.OK;
     }
@@ -266,11 +284,12 @@ final class PackCommand implements Callable<Integer> {
             return failure(message(e));
         }
         PackLmdb.Written written;
-        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet)) {
+        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet, source.unit())) {
             written = PackLmdb.write(writer, order, progress);
         } catch (IOException | RuntimeException e) {
             return failure("packing " + input + " into " + env + " failed: " + message(e)
-                    + " (what was written there is incomplete, without __len__; --overwrite replaces it)");
+                    + " (nothing was published: what this run wrote is deleted"
+                    + (overwrite ? ", and the environment there before is as it was)" : ")"));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         summaryHead(out, source, order.size(), totalFiles, totalBytes);
@@ -329,11 +348,11 @@ final class PackCommand implements Callable<Integer> {
         }
         long start = System.nanoTime();
         PackMds.Written written;
-        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet)) {
+        try (PackProgress progress = PackProgress.create(err, totalFiles, totalBytes, quiet, source.unit())) {
             written = PackMds.write(writer, columns, order, progress);
         } catch (IOException | RuntimeException e) {
             return failure("packing " + input + " into " + dir + " failed: " + message(e)
-                    + " (what was written there has no index.json: delete the folder and pack again)");
+                    + " (nothing was published: what this run wrote is deleted)");
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         summaryHead(out, source, order.size(), totalFiles, totalBytes);
@@ -366,7 +385,7 @@ final class PackCommand implements Callable<Integer> {
             for (PackSource.Item item : order) {
                 for (PackSource.Field f : fields.apply(item)) {
                     bytes += f.size();
-                    files += f.file() != null ? 1 : 0;
+                    files += f.input() ? 1 : 0;
                 }
             }
             return new Totals(files, bytes);
@@ -382,8 +401,8 @@ final class PackCommand implements Callable<Integer> {
     }
 
     private void summaryHead(PrintWriter out, PackSource source, long samples, long files, long bytes) {
-        out.printf(Locale.ROOT, "packed %s (%s): %d samples from %d files, %s%n", input, source.layout(), samples,
-                files, ByteSize.format(bytes));
+        out.printf(Locale.ROOT, "packed %s (%s): %d samples from %d %s%s, %s%n", input, source.layout(), samples,
+                files, source.unit(), files == 1 ? "" : "s", ByteSize.format(bytes));
         if (!source.classes().isEmpty()) {
             out.printf(Locale.ROOT, "  classes: %d (%s%s), labels 0..%d in sorted order%n", source.classes().size(),
                     String.join(", ", source.classes().subList(0, Math.min(5, source.classes().size()))),
@@ -395,8 +414,9 @@ final class PackCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  %.1f s, %s/s%s%n", seconds, ByteSize.format((long) (bytes / Math.max(seconds, 1e-9))),
                 shuffle ? ", shuffled with seed " + seed : "");
         if (!source.skipped().isEmpty()) {
-            out.printf(Locale.ROOT, "  skipped %d file%s with no extension, e.g. %s%n", source.skipped().size(),
-                    source.skipped().size() == 1 ? "" : "s", source.skipped().getFirst());
+            out.printf(Locale.ROOT, "  skipped %d file%s %s, e.g. %s%n", source.skipped().size(),
+                    source.skipped().size() == 1 ? "" : "s", source.classes().isEmpty() ? "with no extension"
+                            : "at the top, beside the class folders", source.skipped().getFirst());
         }
         out.flush();
     }
@@ -428,6 +448,9 @@ final class PackCommand implements Callable<Integer> {
         PackSource source;
         try {
             source = PackSource.read(input, kind);
+        } catch (IllegalArgumentException e) {
+            failure(message(e)); // a mixed layout: the message says what to do
+            return null;
         } catch (IOException | RuntimeException e) {
             failure("cannot read " + input + ": " + message(e));
             return null;

@@ -58,10 +58,10 @@ final class PackLmdb {
     }
 
     /**
-     * Writes {@code order} with {@code writer} and closes it, reporting each sample to the progress.
+     * Writes {@code order} with {@code writer} and commits it, reporting each sample to the progress.
      *
-     * @throws IOException when an input file cannot be read (the environment is then left without
-     *                     its {@code __len__}, so that nothing reads it as complete)
+     * @throws IOException when an input file cannot be read (the writer is aborted then, deleting
+     *                     what it wrote)
      */
     static Written write(LmdbWriter writer, List<PackSource.Item> order, PackProgress progress) throws IOException {
         boolean labelled = writer.layout().labelsKey() != null;
@@ -74,9 +74,9 @@ final class PackLmdb {
                 } else {
                     writer.append(value);
                 }
-                progress.sample(field.file() != null ? 1 : 0, value.length);
+                progress.sample(field.input() ? 1 : 0, value.length);
             }
-            writer.close();
+            writer.commit();
         } catch (IOException | RuntimeException e) {
             writer.abort();
             throw e;

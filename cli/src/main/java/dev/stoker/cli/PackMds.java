@@ -65,8 +65,8 @@ final class PackMds {
     }
 
     /**
-     * Writes {@code order} and closes the writer, reporting each sample to the progress; on a
-     * failure the writer is aborted, leaving no {@code index.json}.
+     * Writes {@code order} and commits the writer, reporting each sample to the progress; on a
+     * failure the writer is aborted, deleting what it wrote.
      *
      * @throws IOException when an input file cannot be read
      * @throws IllegalArgumentException when a field does not fit its column (a {@code .cls} that
@@ -83,16 +83,16 @@ final class PackMds {
                     byte[] data = f.read();
                     sample.put(f.extension(), value(columns.get(f.extension()), data, item, f));
                     bytes += data.length;
-                    files += f.file() != null ? 1 : 0;
+                    files += f.input() ? 1 : 0;
                 }
                 writer.write(sample);
                 progress.sample(files, bytes);
             }
         } catch (IOException | RuntimeException e) {
-            writer.abort(); // no index.json: the folder does not read as a whole dataset
+            writer.abort(); // deletes what was written: nothing reads as a whole dataset
             throw e;
         }
-        writer.close();
+        writer.commit();
         return new Written(writer.samples(), writer.shards(), columns);
     }
 

@@ -15,15 +15,16 @@ import me.tongfei.progressbar.ProgressBarStyle;
  */
 sealed interface PackProgress extends AutoCloseable {
 
-    static PackProgress create(PrintWriter err, long totalFiles, long totalBytes, boolean quiet) {
+    /** {@code unit} is what one input is: {@code file}, or {@code line} for JSONL. */
+    static PackProgress create(PrintWriter err, long totalFiles, long totalBytes, boolean quiet, String unit) {
         if (quiet) {
             return new Silent();
         }
         var console = System.console();
         if (console != null && console.isTerminal()) {
-            return new Bar(totalFiles, totalBytes);
+            return new Bar(totalFiles, totalBytes, unit);
         }
-        return new Lines(err, totalFiles, totalBytes);
+        return new Lines(err, totalFiles, totalBytes, unit);
     }
 
     /** A sample with {@code files} input files and {@code bytes} bytes was written. */
@@ -36,11 +37,13 @@ sealed interface PackProgress extends AutoCloseable {
     final class Bar implements PackProgress {
         private final ProgressBar bar;
         private final long totalFiles;
+        private final String unit;
         private long files;
         private long bytes;
 
-        Bar(long totalFiles, long totalBytes) {
+        Bar(long totalFiles, long totalBytes, String unit) {
             this.totalFiles = totalFiles;
+            this.unit = unit;
             this.bar = new ProgressBarBuilder()
                     .setTaskName("pack")
                     .setInitialMax(Math.max(totalBytes, 1))
@@ -57,7 +60,7 @@ sealed interface PackProgress extends AutoCloseable {
             files += n;
             bytes += b;
             bar.stepTo(bytes);
-            bar.setExtraMessage(" " + files + "/" + totalFiles + " files");
+            bar.setExtraMessage(" " + files + "/" + totalFiles + " " + unit + "s");
         }
 
         @Override
@@ -71,13 +74,15 @@ sealed interface PackProgress extends AutoCloseable {
         private final PrintWriter err;
         private final long totalFiles;
         private final long totalBytes;
+        private final String unit;
         private final long start = System.nanoTime();
         private long files;
         private long bytes;
         private int tenthsShown;
 
-        Lines(PrintWriter err, long totalFiles, long totalBytes) {
+        Lines(PrintWriter err, long totalFiles, long totalBytes, String unit) {
             this.err = err;
+            this.unit = unit;
             this.totalFiles = totalFiles;
             this.totalBytes = Math.max(totalBytes, 1);
         }
@@ -92,8 +97,8 @@ sealed interface PackProgress extends AutoCloseable {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 double rate = bytes / Math.max(seconds, 1e-9);
                 long left = (long) ((totalBytes - bytes) / Math.max(rate, 1));
-                err.printf(Locale.ROOT, "pack: %d%%  %d/%d files  %s  %s/s  about %s left%n", tenths * 10, files,
-                        totalFiles, ByteSize.format(bytes), ByteSize.format((long) rate),
+                err.printf(Locale.ROOT, "pack: %d%%  %d/%d %ss  %s  %s/s  about %s left%n", tenths * 10, files,
+                        totalFiles, unit, ByteSize.format(bytes), ByteSize.format((long) rate),
                         Duration.ofSeconds(left).toString().substring(2).toLowerCase(Locale.ROOT));
                 err.flush();
             }

@@ -22,12 +22,21 @@ import java.util.stream.Stream;
  * @param layout      how the input was read (for the summary)
  * @param samples     the samples in input order
  * @param classes     the class names of an image folder, in label order (empty otherwise)
- * @param skipped     input files that belong to no sample (no extension), by name
+ * @param skipped     input files that belong to no sample (no extension, or beside an image
+ *                    folder's classes), by name
+ * @param unit        what one input is, for the counts: {@code file}, or {@code line} for JSONL
  */
-record PackSource(String layout, List<Item> samples, List<String> classes, List<String> skipped) {
+record PackSource(String layout, List<Item> samples, List<String> classes, List<String> skipped, String unit) {
 
-    /** One field: bytes from a file, or bytes given inline (a label, a JSON line). */
-    record Field(String extension, Path file, byte[] inline) {
+    /**
+     * One field: bytes from a file, or bytes given inline (a label, a JSON line); {@code input}
+     * says whether it counts as one input read (a file, a line), not one made up (a label).
+     */
+    record Field(String extension, Path file, byte[] inline, boolean input) {
+        Field(String extension, Path file, byte[] inline) {
+            this(extension, file, inline, file != null);
+        }
+
         long size() throws IOException {
             return file != null ? Files.size(file) : inline.length;
         }
@@ -70,7 +79,14 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
         };
     }
 
-    /** A .jsonl file is JSONL; a folder holding only sub-folders is an image folder; any other folder is files. */
+    /**
+     * A .jsonl file is JSONL; a folder holding only sub-folders is an image folder; any other folder
+     * is files, except one whose sub-folders look like classes (images only, one file per name) and
+     * that also holds files at its top: a stray file there would silently turn an image folder into
+     * keyed files without labels, so that mix is refused, naming the files, until --layout says.
+     *
+     * @throws IllegalArgumentException for that mix
+     */
     static Layout detect(Path input) throws IOException {
         if (Files.isRegularFile(input)) {
             if (input.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jsonl")) {
@@ -78,11 +94,50 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
             }
             throw new IOException(input + " is a file but not .jsonl; pack reads a folder or a JSONL file");
         }
+        List<Path> visible;
         try (Stream<Path> entries = Files.list(input)) {
-            List<Path> visible = entries.filter(p -> !p.getFileName().toString().startsWith(".")).toList();
-            boolean allFolders = !visible.isEmpty() && visible.stream().allMatch(Files::isDirectory);
-            return allFolders ? Layout.IMAGEFOLDER : Layout.FILES;
+            visible = entries.filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
         }
+        List<Path> folders = visible.stream().filter(Files::isDirectory).toList();
+        List<Path> strays = visible.stream().filter(p -> !Files.isDirectory(p)).toList();
+        if (folders.isEmpty()) {
+            return Layout.FILES;
+        }
+        if (strays.isEmpty()) {
+            return Layout.IMAGEFOLDER;
+        }
+        for (Path f : folders) {
+            if (!classLike(f)) {
+                return Layout.FILES;
+            }
+        }
+        String names = String.join(", ", strays.stream().limit(5).map(p -> p.getFileName().toString()).toList())
+                + (strays.size() > 5 ? ", ... (" + strays.size() + " in all)" : "");
+        throw new IllegalArgumentException(input + " looks like an image folder (its sub-folders "
+                + String.join(", ", folders.stream().limit(3).map(p -> p.getFileName().toString()).toList())
+                + (folders.size() > 3 ? ", ..." : "") + " hold only images) but also holds files at its top: " + names
+                + ". Packed as an image folder every sample gets its class as .cls; packed as files grouped by key it"
+                + " gets none. Move the stray files out, or say which: --layout imagefolder (the files at the top are"
+                + " left out) or --layout files");
+    }
+
+    /** Whether a sub-folder looks like a class of an image folder: images only, no two sharing a name. */
+    private static boolean classLike(Path folder) throws IOException {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        try (Stream<Path> walk = Files.walk(folder)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                String name = p.getFileName().toString();
+                int dot = name.lastIndexOf('.');
+                if (name.startsWith(".")) {
+                    continue;
+                }
+                if (dot <= 0 || !ImageFolder.IMAGE_EXTENSIONS.contains(name.substring(dot).toLowerCase(Locale.ROOT))
+                        || !keys.add(p.resolveSibling(name.substring(0, dot)).toString())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     static String key(long index, long count) {
@@ -104,7 +159,12 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
                     new Field(ext, f.path(), null),
                     new Field("cls", null, Integer.toString(f.label()).getBytes(StandardCharsets.US_ASCII))), f.label()));
         }
-        return new PackSource("image folder", items, folder.classes(), List.of());
+        List<String> skipped;
+        try (Stream<Path> top = Files.list(root)) {
+            skipped = top.filter(p -> !Files.isDirectory(p) && !p.getFileName().toString().startsWith("."))
+                    .map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        return new PackSource("image folder", items, folder.classes(), skipped, "file");
     }
 
     /** Every file under {@code root}, grouped by WebDataset's key rule on the path relative to root. */
@@ -128,7 +188,7 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
             g.getValue().forEach((ext, p) -> fields.add(new Field(ext, p, null)));
             items.add(new Item(g.getKey(), fields));
         }
-        return new PackSource("files grouped by key", items, List.of(), skipped);
+        return new PackSource("files grouped by key", items, List.of(), skipped, "file");
     }
 
     /** Each non-blank line of a JSONL file is a sample with one field, {@code json}. */
@@ -140,8 +200,8 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
         List<Item> items = new ArrayList<>(lines.size());
         for (int i = 0; i < lines.size(); i++) {
             items.add(new Item(key(i, lines.size()),
-                    List.of(new Field("json", null, lines.get(i).getBytes(StandardCharsets.UTF_8)))));
+                    List.of(new Field("json", null, lines.get(i).getBytes(StandardCharsets.UTF_8), true))));
         }
-        return new PackSource("JSONL", items, List.of(), List.of());
+        return new PackSource("JSONL", items, List.of(), List.of(), "line");
     }
 }

@@ -105,6 +105,7 @@ public final class W2MdsTokens implements Workload {
                         }
                         w.write(Map.of("tokens", row));
                     }
+                    w.commit();
                 }
             });
         }

@@ -104,6 +104,7 @@ public final class W3MdsJpeg implements Workload {
                     ImageBytes image = folder.get(i);
                     w.write(Map.of("jpg", image.bytes(), "cls", image.label()));
                 }
+                w.commit();
             }
         });
     }

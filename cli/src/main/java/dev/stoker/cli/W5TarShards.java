@@ -207,6 +207,7 @@ public final class W5TarShards implements Workload {
                 fields.put("cls", Long.toString(img.label()).getBytes(StandardCharsets.US_ASCII));
                 w.write(String.format("%06d", j), fields);
             }
+            w.commit();
         }
     }
 

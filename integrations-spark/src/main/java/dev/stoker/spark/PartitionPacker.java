@@ -51,7 +51,7 @@ final class PartitionPacker implements Function2<Integer, Iterator<Row>, Iterato
             ShardWriter.Builder builder = ShardWriter.builder(staging.toString().replace("%", "%%") + "/shard-%06d" + ending)
                     .maxSamples(plan.maxSamples()).maxBytes(plan.maxBytes()).writeIndex(plan.writeIndex());
             ShardWriter writer = builder.build();
-            try (writer) { // closing finishes the last shard, so that shards() lists them all
+            try (writer) { // closed without its commit (a bad row, a failed write), it deletes what it wrote
                 String previous = null;
                 while (rows.hasNext()) {
                     Row row = rows.next();
@@ -75,6 +75,7 @@ final class PartitionPacker implements Function2<Integer, Iterator<Row>, Iterato
                     writer.write(key, fields);
                     previous = key;
                 }
+                writer.commit(); // finishes the last shard, so that shards() lists them all
             }
             List<ShardWriter.ShardInfo> written = writer.shards();
             List<ShardFile> shards = new ArrayList<>(written.size());

@@ -1,5 +1,8 @@
 package dev.stoker.spark;
 
+import dev.stoker.formats.tar.ShardIndex;
+import dev.stoker.formats.tar.ShardOutput;
+import dev.stoker.formats.tar.ShardSetManifest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -60,9 +63,16 @@ import org.apache.spark.sql.types.StructType;
  * to their names, so retries and speculative copies never write one file at once; but the shards
  * of a partition are only reproducible when its rows are (sort within partitions, or read from
  * files, before packing), and a retried partition whose rows changed may leave shards of both
- * attempts. A run refuses to start when the first shard name of any of its partitions is
- * already taken, unless {@link Builder#overwrite} says so; shards of an earlier run with more
- * shards or partitions are never removed.
+ * attempts.
+ *
+ * <p>The set is published whole or not at all: the driver marks it in progress before the job
+ * ({@code part.stoker-manifest.part} for the default names, see {@code ShardSetManifest}) and,
+ * once every partition succeeded, writes its manifest, last. Stoker's readers refuse the shards
+ * while the mark is there, so a failed or killed job leaves nothing that reads as whole. A run
+ * refuses to start when shards of the pattern (or their manifest, or a mark) are already there,
+ * unless {@link Builder#overwrite} says so; then, at the end, what the old set had that the new
+ * one does not (names of the pattern and their {@code .idx}) is deleted. The driver must see the
+ * output folder, as the executors do.
  *
  * <p>Every partition ends with a partly filled shard, so choose the partition count from the
  * shard size: {@code repartition(n)} with each partition holding several shards' worth of rows
@@ -110,18 +120,22 @@ public final class ShardPacker {
     public PackSummary pack(Dataset<Row> data) {
         PackPlan plan = plan(data.schema());
         Path out = Path.of(plan.outputDir());
-        int partitions = data.rdd().getNumPartitions();
-        if (!overwrite) {
-            refuseExisting(out, plan.names(), partitions);
-        }
-        try {
-            Files.createDirectories(out);
-        } catch (IOException e) {
-            // on a cluster the driver may not see the folder: the executors create it
-        }
+        // the mark before any executor writes: readers refuse the pattern's shards until the manifest
+        ShardOutput set = ShardOutput.open(out.toString().replace("%", "%%") + "/" + plan.names().pattern(), overwrite,
+                "stoker ShardPacker (Spark)");
         try {
             List<PartitionSummary> parts = data.javaRDD().mapPartitionsWithIndex(new PartitionPacker(plan), false).collect();
-            return new PackSummary(parts);
+            PackSummary summary = new PackSummary(parts);
+            List<ShardSetManifest.Shard> listed = new ArrayList<>();
+            for (PartitionSummary p : parts) {
+                for (ShardFile f : p.shards()) {
+                    Path shard = Path.of(f.path());
+                    listed.add(new ShardSetManifest.Shard(shard.getFileName().toString(), f.samples(), f.bytes(),
+                            Files.exists(ShardIndex.sidecar(shard))));
+                }
+            }
+            set.commit(listed);
+            return summary;
         } catch (Exception e) {
             // Spark wraps the executor's exception in its own SparkException (a checked exception Scala
             // throws undeclared: "Job aborted due to stage failure ..."); hand the caller the row's
@@ -196,20 +210,6 @@ public final class ShardPacker {
         }
         throw new IllegalArgumentException("there is no " + role + " column \"" + column + "\"; the columns are "
                 + String.join(", ", names));
-    }
-
-    /** Shard 0 of any partition already there means an earlier run wrote here: refuse rather than mix runs. */
-    private static void refuseExisting(Path out, ShardNames names, int partitions) {
-        if (!Files.isDirectory(out)) {
-            return;
-        }
-        for (int p = 0; p < partitions; p++) {
-            Path first = out.resolve(names.name(p, 0));
-            if (Files.exists(first)) {
-                throw new IllegalStateException("shard " + first + " is already there (an earlier run?): remove the"
-                        + " old shards, write elsewhere, or overwrite(true)");
-            }
-        }
     }
 
     private static void deleteStaging(Path staging) {

@@ -343,14 +343,41 @@ class ShardPackerTest {
     }
 
     @Test
-    void shardsOfAnEarlierRunAreNotOverwrittenUnlessAsked() {
-        Dataset<Row> df = frame(rows(20, 12), 2);
-        packer(dir).build().pack(df);
-        assertThatThrownBy(() -> packer(dir).build().pack(df))
+    void shardsOfAnEarlierRunAreRefusedAndOverwriteLeavesExactlyTheNewSet() throws IOException {
+        PackSummary first = packer(dir).maxSamples(4).build().pack(frame(rows(40, 12), 4)); // 3 shards a partition
+        assertThat(first.shards()).isEqualTo(12);
+        assertThat(dir.resolve("part.stoker-manifest")).exists();
+        Dataset<Row> fewer = frame(rows(20, 12), 2);
+        assertThatThrownBy(() -> packer(dir).build().pack(fewer))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("part-00000-000000.tar is already there");
-        PackSummary again = packer(dir).overwrite(true).build().pack(df);
+                .hasMessageContaining("already holds a set of shards part-%05d-%06d.tar")
+                .hasMessageContaining("part-00000-000000.tar");
+        PackSummary again = packer(dir).overwrite(true).build().pack(fewer);
         assertThat(again.samples()).isEqualTo(20);
+        assertThat(tarNames(dir)).containsExactly("part-00000-000000.tar", "part-00001-000000.tar");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly("part-00000-000000.tar",
+                    "part-00000-000000.tar.idx", "part-00001-000000.tar", "part-00001-000000.tar.idx",
+                    "part.stoker-manifest");
+        }
+        try (IndexedTarDataset ds = IndexedTarDataset.open(again.shardPaths(), MissingIndex.FAIL)) {
+            assertThat(ds.size()).isEqualTo(20);
+        }
+    }
+
+    @Test
+    void aFailedJobLeavesItsMarkSoNothingReadsAsWhole() {
+        PackSummary old = packer(dir).build().pack(frame(rows(20, 14), 2));
+        List<Row> rows = new ArrayList<>(rows(60, 14));
+        Row r = rows.get(45);
+        rows.set(45, RowFactory.create(r.get(0), null, r.get(2), r.get(3), r.get(4)));
+        assertThatThrownBy(() -> packer(dir).overwrite(true).build().pack(frame(rows, 3)))
+                .isInstanceOf(BadSampleException.class);
+        // partitions 0 and 1 may have put shards under their names: the mark says the set is not whole
+        assertThat(dir.resolve("part.stoker-manifest.part")).exists();
+        assertThatThrownBy(() -> TarShardDataset.builder(old.shardPaths()).build())
+                .isInstanceOf(dev.stoker.formats.tar.ShardSetException.class)
+                .hasMessageContaining("part.stoker-manifest.part");
     }
 
     @Test

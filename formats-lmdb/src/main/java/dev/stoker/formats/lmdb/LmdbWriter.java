@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,7 +22,7 @@ import org.lmdbjava.Txn;
 /**
  * Writes a new LMDB environment in an {@link LmdbLayout}, for {@link LmdbDataset} (or Python's
  * {@code lmdb}, as W8's dataset) to read: sample {@code i}'s value under the layout's key for
- * {@code i}, and, at {@link #close()}, the number of samples under the size key (ASCII decimal)
+ * {@code i}, and, at {@link #commit()}, the number of samples under the size key (ASCII decimal)
  * and one uint8 label per sample under the labels key.
  *
  * <pre>{@code
@@ -29,7 +30,8 @@ import org.lmdbjava.Txn;
  *     for (LabeledFile f : ImageFolder.scan(Path.of("data/jpeg")).files()) {
  *         w.append(Files.readAllBytes(f.path()), f.label());   // keys 000000, 000001, ...
  *     }
- * }                                                            // writes __len__ and __labels__
+ *     w.commit();                                              // writes __len__ and __labels__
+ * }                                                            // without the commit: deleted
  * try (LmdbDataset ds = LmdbDataset.open(Path.of("data/lmdb"))) { ... }
  * }</pre>
  *
@@ -41,9 +43,15 @@ import org.lmdbjava.Txn;
  *
  * <p>NOTE: the writer keeps a copy of the values of the batch not yet committed (to write them
  * again after growing the map), so a batch's bytes are held twice, on the heap and in LMDB's dirty
- * pages. It syncs the data file once, at close, not at every commit: an environment cut short by a
- * crash has no size key, and {@link LmdbDataset#open} refuses it. {@link #abort()} ends a write
- * that went wrong the same way. One thread writes; the writer is not thread-safe.
+ * pages. It syncs the data file once, at {@link #commit()}, not at every batch: an environment cut
+ * short by a crash has no size key, and {@link LmdbDataset#open} refuses it.
+ *
+ * <p>The environment is published whole or not at all: it is written aside, in a hidden folder
+ * beside the path ({@code .NAME.stoker-part...}), and {@link #commit()} moves its data file into
+ * place last, over the one an {@link Builder#overwrite} replaces (which stays as it was until
+ * then). {@link #close()} without a commit (an exception in a try-with-resources block),
+ * {@link #abort()} and a failed write delete what was written aside. One thread writes; the
+ * writer is not thread-safe.
  */
 public final class LmdbWriter implements AutoCloseable {
     static final String DATA_FILE = "data.mdb";
@@ -71,6 +79,10 @@ public final class LmdbWriter implements AutoCloseable {
     private int resizes;
     private byte[] lastKey = new byte[0];
     private boolean closed;
+    private boolean committed;
+    private final boolean singleFile;
+    // the hidden folder the environment is written in until the commit
+    private final Path aside;
 
     /** The suffix liblmdb gives the lock file of a single-file environment ({@code MDB_NOSUBDIR}). */
     static final String SINGLE_FILE_LOCK_SUFFIX = "-lock";
@@ -78,9 +90,11 @@ public final class LmdbWriter implements AutoCloseable {
     /** A key and its value, and whether it may be appended (greater than every key before it). */
     private record Entry(byte[] key, String name, byte[] value, boolean append) {}
 
-    private LmdbWriter(Path path, LmdbLayout layout, int batchSamples, long batchBytes, Env<ByteBuffer> env,
-                       Dbi<ByteBuffer> dbi, long mapSize) {
+    private LmdbWriter(Path path, boolean singleFile, Path aside, LmdbLayout layout, int batchSamples,
+                       long batchBytes, Env<ByteBuffer> env, Dbi<ByteBuffer> dbi, long mapSize) {
         this.path = path;
+        this.singleFile = singleFile;
+        this.aside = aside;
         this.layout = layout;
         this.batchSamples = batchSamples;
         this.batchBytes = batchBytes;
@@ -117,7 +131,10 @@ public final class LmdbWriter implements AutoCloseable {
             return this;
         }
 
-        /** Whether an environment already at the path is deleted and replaced (default: refused). */
+        /**
+         * Whether an environment already at the path is replaced (default: refused); it stays as
+         * it was until {@link LmdbWriter#commit()}.
+         */
         public Builder overwrite(boolean overwrite) {
             this.overwrite = overwrite;
             return this;
@@ -182,16 +199,27 @@ public final class LmdbWriter implements AutoCloseable {
             } else {
                 prepare(path, overwrite);
             }
+            Path aside;
+            try {
+                Path abs = path.toAbsolutePath();
+                aside = Files.createTempDirectory(abs.getParent(), "." + abs.getFileName() + ".stoker-part");
+            } catch (IOException e) {
+                throw new LmdbException("cannot write the LMDB environment at " + path + ": cannot make a folder"
+                        + " beside it to write in (" + e + ")", e);
+            }
+            Path target = singleFile ? aside.resolve(DATA_FILE) : aside;
             Env<ByteBuffer> env;
             try {
                 // NOSYNC: one fsync at close instead of one per commit (see the class's NOTE).
                 EnvFlags[] flags = singleFile ? new EnvFlags[] {EnvFlags.MDB_NOSYNC, EnvFlags.MDB_NOSUBDIR}
                         : new EnvFlags[] {EnvFlags.MDB_NOSYNC};
-                env = Env.create().setMapSize(mapSize).setMaxDbs(1).open(path.toFile(), flags);
+                env = Env.create().setMapSize(mapSize).setMaxDbs(1).open(target.toFile(), flags);
             } catch (ExceptionInInitializerError | IllegalAccessError | NoClassDefFoundError e) {
+                deleteTree(aside);
                 throw new LmdbException("cannot create the LMDB environment at " + path
                         + ": lmdbjava needs the JVM flags " + LmdbEnvironment.JVM_FLAGS + " (" + e + ")", e);
             } catch (RuntimeException e) {
+                deleteTree(aside);
                 throw new LmdbException("cannot create an LMDB environment at " + path + ": " + e.getMessage(), e);
             }
             try {
@@ -199,20 +227,23 @@ public final class LmdbWriter implements AutoCloseable {
                 try (Txn<ByteBuffer> probe = env.txnRead()) {
                     probe.val(); // lmdbjava's buffers fail at first use without the flags: fail here, by name
                 }
-                return new LmdbWriter(path, layout, batchSamples, batchBytes, env, dbi, env.info().mapSize);
+                return new LmdbWriter(path, singleFile, aside, layout, batchSamples, batchBytes, env, dbi,
+                        env.info().mapSize);
             } catch (IllegalAccessError | ExceptionInInitializerError | NoClassDefFoundError e) {
                 env.close();
+                deleteTree(aside);
                 throw new LmdbException("cannot write the LMDB environment at " + path
                         + ": lmdbjava needs the JVM flags " + LmdbEnvironment.JVM_FLAGS + " (" + e + ")", e);
             } catch (RuntimeException e) {
                 env.close();
+                deleteTree(aside);
                 throw new LmdbException("cannot write the LMDB environment at " + path + ": " + e.getMessage(), e);
             }
         }
     }
 
     // The path must be absent, an empty folder, or (with overwrite) a folder holding an environment,
-    // whose two files are then deleted. Files that are not LMDB's are never deleted.
+    // whose data file the commit replaces. Files that are not LMDB's are never touched.
     private static void prepare(Path path, boolean overwrite) {
         try {
             if (Files.isRegularFile(path)) {
@@ -239,15 +270,13 @@ public final class LmdbWriter implements AutoCloseable {
                         + others.size() + " other file" + (others.size() == 1 ? "" : "s") + " (e.g. "
                         + others.getFirst().getFileName() + "); give an empty or new folder");
             }
-            Files.deleteIfExists(path.resolve(DATA_FILE));
-            Files.deleteIfExists(path.resolve(LOCK_FILE));
         } catch (IOException e) {
             throw new LmdbException("cannot write an LMDB environment at " + path + ": " + e, e);
         }
     }
 
     // A single-file environment: the path must be absent or (with overwrite) an LMDB data file,
-    // which is deleted with its lock file. Anything else at the path is never deleted.
+    // which the commit replaces. Anything else at the path is never touched.
     private static void prepareFile(Path path, boolean overwrite) {
         Path lock = lockFileOf(path);
         try {
@@ -264,9 +293,7 @@ public final class LmdbWriter implements AutoCloseable {
                     throw new LmdbException("cannot overwrite " + path + ": it is not an LMDB data file (no"
                             + " LMDB meta page at its start), so it is left alone");
                 }
-                Files.delete(path);
             }
-            Files.deleteIfExists(lock);
             Path parent = path.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
@@ -298,9 +325,12 @@ public final class LmdbWriter implements AutoCloseable {
         return path;
     }
 
-    /** The environment's data file: {@code data.mdb} in the folder, or the path itself for a single file. */
+    /**
+     * The environment's data file: {@code data.mdb} in the folder, or the path itself for a single
+     * file (there once committed).
+     */
     public Path dataFile() {
-        return Files.isDirectory(path) ? path.resolve(DATA_FILE) : path;
+        return singleFile ? path : path.resolve(DATA_FILE);
     }
 
     /** The layout it writes in. */
@@ -380,7 +410,7 @@ public final class LmdbWriter implements AutoCloseable {
         count++;
         bytes += value.length;
         if (pending.size() >= batchSamples || pendingBytes >= batchBytes) {
-            commit();
+            commitBatch();
         }
     }
 
@@ -429,7 +459,7 @@ public final class LmdbWriter implements AutoCloseable {
     }
 
     /** Commits the batch, growing the map and writing the batch again when the commit finds it full. */
-    private void commit() {
+    private void commitBatch() {
         if (txn == null) {
             return;
         }
@@ -496,15 +526,19 @@ public final class LmdbWriter implements AutoCloseable {
 
     /**
      * Commits what is pending, writes the size and labels keys, syncs the data file and closes the
-     * environment. Idempotent; after {@link #abort()} it does nothing.
+     * environment: the environment is published. Idempotent.
      *
+     * @throws IllegalStateException after {@link #abort()} or a close without a commit
      * @throws LmdbException when the layout's fixed size differs from the samples written, or the
-     *                       final writes fail
+     *                       final writes fail (the writer is aborted then)
      */
-    @Override
-    public void close() {
-        if (closed) {
+    public void commit() {
+        if (committed) {
             return;
+        }
+        if (closed) {
+            throw new IllegalStateException("the LMDB writer of " + path + " was aborted or closed before its commit:"
+                    + " nothing was published");
         }
         if (layout.size() >= 0 && layout.size() != count) {
             throw fail("the layout of the LMDB environment at " + path + " says " + layout.size()
@@ -517,22 +551,58 @@ public final class LmdbWriter implements AutoCloseable {
         if (layout.labelsKey() != null) {
             put(new Entry(keyBytes(layout.labelsKey()), layout.labelsKey(), labels.toByteArray(), false));
         }
-        commit();
+        commitBatch();
         try {
             env.sync(true);
         } catch (RuntimeException e) {
             throw fail("cannot sync the LMDB environment at " + path, e);
         }
         release();
+        try {
+            // the data file last: until it is in place, the old environment (or none) is what is there
+            Path lock = aside.resolve(singleFile ? DATA_FILE + SINGLE_FILE_LOCK_SUFFIX : LOCK_FILE);
+            if (Files.exists(lock)) { // liblmdb keeps it beside the data file, as Python's lmdb does
+                Files.move(lock, singleFile ? lockFileOf(path) : path.resolve(LOCK_FILE),
+                        StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+            Files.move(aside.resolve(DATA_FILE), dataFile(), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+            deleteTree(aside);
+        } catch (IOException e) {
+            deleteTree(aside);
+            throw new LmdbException("cannot move the LMDB environment written beside " + path + " into place: " + e, e);
+        }
+        committed = true;
     }
 
     /**
-     * Ends the writer without writing the size and labels keys: what was committed stays, but
-     * {@link LmdbDataset#open} refuses it for want of its size key. Idempotent.
+     * Ends the writer. After {@link #commit()} it does nothing; without one it aborts, as
+     * {@link #abort()} does.
+     */
+    @Override
+    public void close() {
+        abort();
+    }
+
+    /**
+     * Ends the writer without writing the size and labels keys, and deletes what it wrote aside:
+     * an environment replaced with {@link Builder#overwrite} stays as it was, and nothing reads a
+     * part for the whole. Does nothing after {@link #commit()} or a first abort.
      */
     public void abort() {
         if (!closed) {
             release();
+            deleteTree(aside);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // a hidden folder beside the path: never read as the environment
         }
     }
 

@@ -21,6 +21,7 @@ class LmdbWriterContractTest extends MapDatasetContract<LmdbSample> {
             for (int i = 0; i < values.size(); i++) {
                 w.append(values.get(i), i % 10);
             }
+            w.commit();
         }
         LmdbDataset ds = LmdbDataset.open(env);
         return new Opened<>(ds, ds);

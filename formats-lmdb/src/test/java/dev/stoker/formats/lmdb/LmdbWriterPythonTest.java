@@ -63,6 +63,7 @@ class LmdbWriterPythonTest {
             for (int i = 0; i < values.size(); i++) {
                 w.append(values.get(i), labels[i]);
             }
+            w.commit();
         }
 
         List<String> expected = new ArrayList<>();

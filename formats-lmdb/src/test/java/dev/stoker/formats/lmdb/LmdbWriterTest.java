@@ -59,6 +59,7 @@ class LmdbWriterTest {
                     w.append(values.get(i), labels[i]);
                 }
                 assertThat(w.count()).isEqualTo(values.size());
+                w.commit();
             }
             assertReadsBack(env, values, labels);
         }
@@ -71,6 +72,7 @@ class LmdbWriterTest {
         try (LmdbWriter w = LmdbWriter.builder(env).build()) {
             w.append(v, 4);
             v[0] = 9; // the caller reuses its array before the batch commits
+            w.commit();
         }
         assertReadsBack(env, List.of(new byte[] {1, 2, 3}), new int[] {4});
     }
@@ -80,6 +82,7 @@ class LmdbWriterTest {
         Path env = dir.resolve("none");
         try (LmdbWriter w = LmdbWriter.builder(env).build()) {
             assertThat(w.count()).isZero();
+            w.commit();
         }
         assertReadsBack(env, List.of(), new int[0]);
     }
@@ -102,6 +105,7 @@ class LmdbWriterTest {
             }
             assertThat(w.resizes()).isPositive();
             assertThat(w.mapSize()).isGreaterThan(total);
+            w.commit();
         }
         assertReadsBack(env, values, labels);
     }
@@ -124,6 +128,7 @@ class LmdbWriterTest {
                     w.append(v, 0);
                 }
                 assertThat(w.resizes()).isZero();
+                w.commit();
             }
             assertReadsBack(env, values, labels);
         }
@@ -135,6 +140,7 @@ class LmdbWriterTest {
         try (LmdbWriter w = LmdbWriter.builder(env).build()) {
             w.append(new byte[] {1}, 1);
             w.append(new byte[] {2}, 2);
+            w.commit();
         }
         assertThatThrownBy(() -> LmdbWriter.builder(env).build())
                 .isInstanceOf(LmdbException.class)
@@ -144,6 +150,7 @@ class LmdbWriterTest {
 
         try (LmdbWriter w = LmdbWriter.builder(env).overwrite(true).build()) {
             w.append(new byte[] {3}, 3);
+            w.commit();
         }
         assertReadsBack(env, List.of(new byte[] {3}), new int[] {3});
     }
@@ -160,6 +167,7 @@ class LmdbWriterTest {
                 w.append(values.get(i), labels[i]);
             }
             assertThat(w.resizes()).isPositive(); // growing the map works for a single file too
+            w.commit();
         }
         assertThat(file).isRegularFile();
         try (var list = Files.list(file.getParent())) {
@@ -174,12 +182,14 @@ class LmdbWriterTest {
         Path file = dir.resolve("one.lmdb");
         try (LmdbWriter w = LmdbWriter.builder(file).singleFile(true).build()) {
             w.append(new byte[] {1}, 1);
+            w.commit();
         }
         assertThatThrownBy(() -> LmdbWriter.builder(file).singleFile(true).build())
                 .isInstanceOf(LmdbException.class).hasMessageContaining(file.toString())
                 .hasMessageContaining("already a file");
         try (LmdbWriter w = LmdbWriter.builder(file).singleFile(true).overwrite(true).build()) {
             w.append(new byte[] {2}, 2);
+            w.commit();
         }
         assertReadsBack(file, List.of(new byte[] {2}), new int[] {2});
 
@@ -219,6 +229,7 @@ class LmdbWriterTest {
             w.append("b".getBytes(StandardCharsets.UTF_8));
             assertThatThrownBy(() -> w.append(new byte[1], 1))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no labels key");
+            w.commit();
         }
         try (LmdbDataset ds = LmdbDataset.open(env, layout)) {
             assertThat(ds.size()).isEqualTo(2);
@@ -242,6 +253,7 @@ class LmdbWriterTest {
             for (int i = 0; i < 25; i++) {
                 w.append(values.get(i), i);
             }
+            w.commit();
         }
         try (LmdbDataset ds = LmdbDataset.open(env, layout)) {
             for (int i = 0; i < 25; i++) {
@@ -260,6 +272,7 @@ class LmdbWriterTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0..255");
             assertThatThrownBy(() -> w.append(new byte[1]))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("__labels__");
+            w.commit();
         }
     }
 
@@ -279,7 +292,7 @@ class LmdbWriterTest {
         Path clash = dir.resolve("clash");
         LmdbWriter c = LmdbWriter.builder(clash).layout(new LmdbLayout(i -> "__len__", -1, "__len__", null)).build();
         c.append(new byte[1]);
-        assertThatThrownBy(c::close).isInstanceOf(LmdbException.class).hasMessageContaining("__len__");
+        assertThatThrownBy(c::commit).isInstanceOf(LmdbException.class).hasMessageContaining("__len__");
     }
 
     @Test
@@ -291,6 +304,7 @@ class LmdbWriterTest {
                     .isInstanceOf(LmdbException.class)
                     .hasMessageContaining("600 bytes")
                     .hasMessageContaining("long");
+            w.commit();
         }
     }
 
@@ -300,22 +314,72 @@ class LmdbWriterTest {
         LmdbWriter w = LmdbWriter.builder(env).layout(LmdbLayout.keys(List.of("cat", "dog", "emu"))).build();
         w.append(new byte[] {1});
         w.append(new byte[] {2});
-        assertThatThrownBy(w::close)
+        assertThatThrownBy(w::commit)
                 .isInstanceOf(LmdbException.class)
                 .hasMessageContaining("says 3 samples, and 2 were written");
     }
 
     @Test
-    void abortLeavesNoSizeKeySoTheEnvironmentIsNotADataset() {
+    void abortDeletesWhatWasWrittenSoNothingReadsAsADataset() {
         Path env = dir.resolve("aborted");
         LmdbWriter w = LmdbWriter.builder(env).commitEvery(1, 1).build();
         w.append(new byte[] {1}, 0);
         w.abort();
         w.close();
         assertThatThrownBy(() -> w.append(new byte[] {2}, 0)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> LmdbDataset.open(env))
-                .isInstanceOf(LmdbException.class)
-                .hasMessageContaining("__len__");
+        assertThatThrownBy(w::commit).isInstanceOf(IllegalStateException.class).hasMessageContaining("nothing");
+        assertThat(env.resolve("data.mdb")).doesNotExist();
+        assertThatThrownBy(() -> LmdbDataset.open(env)).isInstanceOf(LmdbException.class);
+    }
+
+    /** Used as the javadoc shows, a sample failing inside try-with-resources publishes nothing. */
+    @Test
+    void aSampleFailingInsideTryWithResourcesPublishesNothing() {
+        Path env = dir.resolve("failed");
+        assertThatThrownBy(() -> {
+            try (LmdbWriter w = LmdbWriter.builder(env).commitEvery(10, 1 << 20).build()) {
+                for (int i = 0; i < 200; i++) {
+                    if (i == 150) {
+                        throw new java.io.IOException("cannot read input 150");
+                    }
+                    w.append(new byte[] {(byte) i}, i % 10);
+                }
+                w.commit();
+            }
+        }).hasMessageContaining("input 150");
+        assertThat(env.resolve("data.mdb")).doesNotExist();
+        assertThat(env.resolve("lock.mdb")).doesNotExist();
+    }
+
+    /** A failed or abandoned overwrite leaves the environment it was to replace as it was. */
+    @Test
+    void anOverwriteThatFailsLeavesTheOldEnvironmentWhole() throws Exception {
+        for (boolean single : new boolean[] {false, true}) {
+            Path env = dir.resolve(single ? "old.lmdb" : "old");
+            try (LmdbWriter w = LmdbWriter.builder(env).singleFile(single).build()) {
+                w.append(new byte[] {1}, 1);
+                w.append(new byte[] {2}, 2);
+                w.commit();
+            }
+            assertThatThrownBy(() -> {
+                try (LmdbWriter w = LmdbWriter.builder(env).singleFile(single).overwrite(true).commitEvery(1, 1)
+                        .build()) {
+                    for (int i = 0; i < 50; i++) {
+                        w.append(new byte[100], 0);
+                    }
+                    throw new IllegalStateException("the job was cancelled");
+                }
+            }).hasMessageContaining("cancelled");
+            LmdbWriter dropped = LmdbWriter.builder(env).singleFile(single).overwrite(true).commitEvery(1, 1).build();
+            dropped.append(new byte[100], 0); // never committed nor closed: a process that died here
+            try (LmdbDataset ds = LmdbDataset.open(env)) {
+                assertThat(ds.size()).as("single file %s", single).isEqualTo(2);
+            }
+            dropped.abort();
+            try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+                assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("stoker-part"));
+            }
+        }
     }
 
     @Test

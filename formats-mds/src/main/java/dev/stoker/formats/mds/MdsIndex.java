@@ -48,8 +48,11 @@ record MdsIndex(Path file, List<MdsShardInfo> shards) {
             }
             root = JSON.readTree(file.toFile());
         } catch (NoSuchFileException e) {
+            long shards = shardFilesBeside(file);
             throw new MdsFormatException(file + ": no index.json here; an MDS dataset directory holds index.json"
-                    + " and its shards (give the split's directory, or the split name, for a split dataset)", e);
+                    + " and its shards (give the split's directory, or the split name, for a split dataset)"
+                    + (shards > 0 ? "; the " + shards + " shard files there without it are a dataset whose writer"
+                    + " never committed (failed, running or killed): write it again" : ""), e);
         } catch (JacksonException e) {
             throw new MdsFormatException(file + ": not valid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
@@ -89,6 +92,16 @@ record MdsIndex(Path file, List<MdsShardInfo> shards) {
             shards.add(s);
         }
         return new MdsIndex(file, shards);
+    }
+
+    /** The MDS shard files beside {@code indexFile}: there without an index, a writer did not finish. */
+    static long shardFilesBeside(Path indexFile) {
+        Path dir = indexFile.toAbsolutePath().getParent();
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().matches("shard\\.\\d{5}\\.mds(\\.\\w+)?")).count();
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     private static MdsShardInfo shard(Path file, int i, JsonNode s) {

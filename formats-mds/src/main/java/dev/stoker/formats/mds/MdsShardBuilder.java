@@ -28,15 +28,18 @@ final class MdsShardBuilder {
     private final int number;
     private final byte[] config;
     private final Path body;
+    private final Path target;
     private final OutputStream bodyOut;
     private int[] sizes = new int[1024];
     private int samples;
     private long bytes;
 
-    MdsShardBuilder(Path dir, int number, byte[] config) throws IOException {
+    MdsShardBuilder(Path dir, int number, byte[] config, ShardCompressor compression) throws IOException {
         this.dir = dir;
         this.number = number;
         this.config = config;
+        String rawName = String.format("shard.%05d.mds", number);
+        this.target = dir.resolve(compression == null ? rawName : rawName + "." + compression.family());
         this.body = dir.resolve(String.format(".shard.%05d.body.tmp", number));
         this.bodyOut = new BufferedOutputStream(Files.newOutputStream(body), 1 << 16);
         this.bytes = 8L + config.length; // the sample count, the last offset and the config
@@ -60,29 +63,38 @@ final class MdsShardBuilder {
         bytes += sample.length + 4L;
     }
 
+    /** The shard's file once finished (written aside under a hidden name until then). */
+    Path file() {
+        return target;
+    }
+
     /** Writes the shard file and gives its entry of {@code index.json}. */
     Map<String, Object> finish(List<String> names, List<String> encodings, List<Integer> columnSizes,
                                ShardCompressor compression, List<String> hashes, long sizeLimit) throws IOException {
         bodyOut.close();
         String rawName = String.format("shard.%05d.mds", number);
         String zipName = compression == null ? null : rawName + "." + compression.family();
-        Path target = dir.resolve(zipName == null ? rawName : zipName);
         Path tmp = dir.resolve("." + target.getFileName() + ".tmp");
 
         MessageDigest[] rawDigests = digests(hashes);
         MessageDigest[] zipDigests = digests(hashes);
         long zipBytes;
-        try (CountingStream file = new CountingStream(digesting(
-                new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16), zipDigests));
-             OutputStream raw = digesting(compression == null ? file : compression.compressing(file), rawDigests)) {
-            raw.write(header());
-            raw.write(config);
-            try (InputStream in = Files.newInputStream(body)) {
-                in.transferTo(raw);
+        try {
+            try (CountingStream file = new CountingStream(digesting(
+                    new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16), zipDigests));
+                 OutputStream raw = digesting(compression == null ? file : compression.compressing(file), rawDigests)) {
+                raw.write(header());
+                raw.write(config);
+                try (InputStream in = Files.newInputStream(body)) {
+                    in.transferTo(raw);
+                }
+                raw.flush();
+                raw.close();
+                zipBytes = file.count;
             }
-            raw.flush();
-            raw.close();
-            zipBytes = file.count;
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp); // a failed shard leaves nothing aside
+            throw e;
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
         Files.delete(body);

@@ -25,6 +25,7 @@ import java.util.stream.Stream;
  *         .compression("zstd").hashes("sha1")
  *         .open()) {
  *     out.write(Map.of("jpg", Files.readAllBytes(jpegFile), "cls", 7L));
+ *     out.commit();   // writes index.json; without it, close() deletes what was written
  * }
  * }</pre>
  *
@@ -34,8 +35,14 @@ import java.util.stream.Stream;
  * {@code json} and the {@code str_*} encodings; a {@code Tensor} for {@code ndarray}; a
  * {@code List<byte[]>} for {@code list[jpeg]} and {@code jpeg_array}. As Streaming does, the
  * columns go in name order, and a shard ends before the sample that would take it past the size
- * limit. The files of a shard are complete when they appear (written aside, then renamed); the
- * index is written last, by {@link #close()}.
+ * limit.
+ *
+ * <p>The dataset is published whole or not at all: the files of a shard are complete when they
+ * appear (written aside, then renamed), and {@code index.json}, which readers (Streaming's and
+ * Stoker's) need before they read anything, is written last, by {@link #commit()}. A
+ * {@link #close()} without a commit (an exception in a try-with-resources block) aborts: it
+ * deletes every file the writer wrote, and writes no index. A writer killed before its commit
+ * leaves shards without {@code index.json}, which no reader takes for a dataset.
  */
 public final class MdsWriter implements AutoCloseable {
     /** Streaming's default shard size limit: 64 MiB. */
@@ -53,9 +60,12 @@ public final class MdsWriter implements AutoCloseable {
     private final long sizeLimit;
     private final byte[] config;
     private final List<Map<String, Object>> shards = new ArrayList<>();
+    private final List<Path> written = new ArrayList<>();
     private MdsShardBuilder shard;
     private long samples;
     private boolean closed;
+    private boolean committed;
+    private String failure;
 
     private MdsWriter(Builder b) throws IOException {
         this.dir = b.dir;
@@ -104,6 +114,9 @@ public final class MdsWriter implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the MDS writer into " + dir + " is closed");
         }
+        if (failure != null) {
+            throw new IllegalStateException("the MDS writer into " + dir + " failed before: " + failure);
+        }
         byte[] encoded = encode(sample);
         try {
             long cost = encoded.length + 4L; // its offset in the table
@@ -111,7 +124,7 @@ public final class MdsWriter implements AutoCloseable {
                 finishShard();
             }
             if (shard == null) {
-                shard = new MdsShardBuilder(dir, shards.size(), config);
+                shard = new MdsShardBuilder(dir, shards.size(), config, compression);
             }
             if (shard.bytes() + cost > MAX_SHARD_BYTES) {
                 throw new IllegalArgumentException("sample " + samples + " takes " + encoded.length
@@ -120,7 +133,8 @@ public final class MdsWriter implements AutoCloseable {
             shard.add(encoded);
             samples++;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not write shard " + shards.size() + " into " + dir, e);
+            failure = "could not write shard " + shards.size() + " into " + dir + ": " + e.getMessage();
+            throw new UncheckedIOException(failure, e);
         }
     }
 
@@ -134,11 +148,25 @@ public final class MdsWriter implements AutoCloseable {
         return shards.size();
     }
 
-    /** Finishes the last shard and writes {@code index.json}. */
-    @Override
-    public void close() {
-        if (closed) {
+    /**
+     * Finishes the last shard and writes {@code index.json}, last: the dataset is published. After
+     * it, {@link #close()} does nothing.
+     *
+     * @throws IllegalStateException when the writer was closed or aborted (nothing is published)
+     * @throws UncheckedIOException when a file cannot be written; the writer is then aborted
+     */
+    public void commit() {
+        if (committed) {
             return;
+        }
+        if (closed) {
+            throw new IllegalStateException("the MDS writer into " + dir + " was closed or aborted before its commit:"
+                    + " nothing was published");
+        }
+        if (failure != null) {
+            abort();
+            throw new IllegalStateException("the MDS writer into " + dir + " failed, so nothing is published"
+                    + " (what it wrote is deleted): " + failure);
         }
         closed = true;
         try {
@@ -152,27 +180,53 @@ public final class MdsWriter implements AutoCloseable {
             index.put("shards", shards);
             Path tmp = dir.resolve("index.json.tmp");
             Files.writeString(tmp, PythonJson.dumps(index), java.nio.charset.StandardCharsets.US_ASCII);
+            written.add(tmp);
             Files.move(tmp, dir.resolve("index.json"), StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not finish the MDS dataset in " + dir, e);
+            committed = true;
+        } catch (IOException | RuntimeException e) {
+            deleteWritten();
+            throw e instanceof IOException io ? new UncheckedIOException("could not finish the MDS dataset in "
+                    + dir + " (what was written is deleted)", io) : (RuntimeException) e;
         }
     }
 
     /**
-     * Gives up: drops the shard being filled and writes no {@code index.json}, so that nothing
-     * reads the folder as a complete dataset (the finished shards stay, for the caller to delete).
-     * Closing afterwards does nothing.
+     * Ends the writer. After {@link #commit()} it does nothing; without one it aborts, as
+     * {@link #abort()} does: a writer closed by a try-with-resources block that failed publishes
+     * nothing.
+     */
+    @Override
+    public void close() {
+        abort();
+    }
+
+    /**
+     * Gives up: writes no {@code index.json} and deletes every file the writer wrote (the folder
+     * was empty when it opened), so that nothing reads the folder as a dataset. Does nothing after
+     * {@link #commit()} or a first abort.
      */
     public void abort() {
         if (closed) {
             return;
         }
         closed = true;
+        deleteWritten();
+    }
+
+    private void deleteWritten() {
         if (shard != null) {
             try {
                 shard.discard();
             } catch (IOException e) {
-                // the file aside stays behind; the folder has no index either way
+                // a hidden file aside; the folder has no index either way
+            }
+            shard = null;
+        }
+        for (Path p : written) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                // the folder has no index.json: no reader takes what stays for a dataset
             }
         }
     }
@@ -228,9 +282,15 @@ public final class MdsWriter implements AutoCloseable {
     }
 
     private void finishShard() throws IOException {
-        shards.add(shard.finish(names, encodings.stream().map(MdsEncoding::text).toList(), sizes, compression, hashes,
-                sizeLimit));
+        MdsShardBuilder finishing = shard;
         shard = null;
+        try {
+            shards.add(finishing.finish(names, encodings.stream().map(MdsEncoding::text).toList(), sizes,
+                    compression, hashes, sizeLimit));
+        } finally {
+            written.add(finishing.file());
+            finishing.discard(); // its body aside, when the shard failed before it was deleted
+        }
     }
 
     /** What {@link #builder} returns: the columns and the options, then {@link #open()}. */

@@ -40,6 +40,7 @@ class MdsTokenWindowsTest {
                 }
                 w.write(Map.of("tokens", t, "id", (long) i));
             }
+            w.commit();
         }
         return tokens;
     }

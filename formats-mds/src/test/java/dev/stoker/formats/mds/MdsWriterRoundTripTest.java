@@ -61,6 +61,7 @@ class MdsWriterRoundTripTest {
                         w.write(s);
                         written.add(s);
                     }
+                    w.commit();
                 }
                 try (MdsDataset ds = MdsDataset.open(dir, MdsOptions.defaults().verifyHashes(n > 0))) {
                     assertThat(ds.size()).as(what).isEqualTo(n);

@@ -74,6 +74,7 @@ class MdsWriterTest {
             for (int k = 0; k < 20; k++) {
                 w.write(goldenSample(arena, k, jpg));
             }
+            w.commit();
         }
         assertThat(names(out)).isEqualTo(names(golden));
         for (String name : names(golden)) {
@@ -89,6 +90,7 @@ class MdsWriterTest {
             for (int i = 0; i < 10; i++) {
                 w.write(Map.of("x", new byte[300]));
             }
+            w.commit();
         }
         String index = Files.readString(out.resolve("index.json"));
         assertThat(index).contains("\"samples\": 1,").doesNotContain("\"samples\": 0,");
@@ -109,6 +111,7 @@ class MdsWriterTest {
                 for (int i = 0; i < 100; i++) {
                     w.write(Map.of("x", "the same text again and again " + i));
                 }
+                w.commit();
             }
             String ext = c.startsWith("zstd") ? "zstd" : "gz";
             assertThat(names(out)).containsExactly("index.json", "shard.00000.mds." + ext);
@@ -135,6 +138,7 @@ class MdsWriterTest {
             assertThatThrownBy(() -> w.write(Map.of("a", right, "n", "7"))).hasMessageContaining("number");
             w.write(Map.of("a", right, "n", 1));
             assertThat(w.samples()).isEqualTo(1); // the refused ones wrote nothing
+            w.commit();
         }
     }
 

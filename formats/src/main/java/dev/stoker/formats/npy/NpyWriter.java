@@ -38,9 +38,9 @@ public final class NpyWriter {
     /** Writes {@code tensor} to {@code path}, replacing any file there. */
     public static void write(Path path, Tensor tensor) throws IOException {
         byte[] header = header(tensor.dtype(), tensor.shape());
-        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        // a temporary name of its own: two writers of one file never write into the same one
+        Path tmp = Files.createTempFile(path.toAbsolutePath().getParent(), "." + path.getFileName(), ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             writeFully(ch, ByteBuffer.wrap(header));
             MemorySegment data = tensor.segment();
             if (data.isNative()) {
@@ -61,7 +61,12 @@ public final class NpyWriter {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
     }
 
     private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {

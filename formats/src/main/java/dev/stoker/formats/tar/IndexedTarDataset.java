@@ -55,8 +55,12 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
     /**
      * Opens the shards at {@code shards} (local paths or {@code file:} URLs; brace-expand patterns
      * first with {@link ShardPatterns}).
+     *
+     * @throws ShardSetException when a shard belongs to a set still being written, whose writer
+     *     was killed, or that its manifest does not describe (see {@link ShardSets})
      */
     public static IndexedTarDataset open(List<String> shards, MissingIndex missing) {
+        ShardSets.check(shards); // a set being written, killed or changed is refused before anything is mapped
         Arena arena = Arena.ofShared();
         try {
             int n = shards.size();

@@ -202,12 +202,26 @@ public final class ShardIndex {
         CRC32C crc = new CRC32C();
         crc.update(out.array(), 0, out.position());
         out.putInt((int) crc.getValue());
+        // a temporary name of its own: ranks that build one missing index at once must not write one file
+        Path tmp = null;
         try {
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Path folder = file.toAbsolutePath().getParent();
+            tmp = Files.createTempFile(folder, "." + file.getFileName(), ".tmp");
             Files.write(tmp, out.array());
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
+            deleteQuietly(tmp);
             throw new UncheckedIOException("cannot write index " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteQuietly(Path tmp) {
+        if (tmp != null) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException e) {
+                // a hidden temporary file: never read as an index
+            }
         }
     }
 

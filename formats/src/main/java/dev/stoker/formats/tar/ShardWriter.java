@@ -23,8 +23,20 @@ import java.util.zip.GZIPOutputStream;
  * when the current one has {@code maxSamples} samples or the next sample would make its final
  * length (end marker and padding to 10 KiB records included) exceed {@code maxBytes} (a sample
  * larger than that gets a shard of its own). Shards are named by a
- * {@link String#format} pattern with the shard number, written under a temporary name and renamed
- * when complete, each with its {@link ShardIndex} sidecar unless turned off.
+ * {@link String#format} pattern with the shard number in the file name, each with its
+ * {@link ShardIndex} sidecar unless turned off.
+ *
+ * <p>A set of shards is published whole or not at all. The writer writes every shard and sidecar
+ * under a temporary name ({@code shard-000000.tar.part}) and marks the set in progress
+ * ({@code shard.stoker-manifest.part}, see {@link ShardSetManifest}); only {@link #commit()} gives
+ * the files their names and then, last, renames the mark to the set's manifest. {@link #close()}
+ * without a commit (an exception in a try-with-resources block) deletes what the writer wrote. A
+ * writer killed before its commit leaves only temporary names and the mark, and readers
+ * ({@link ShardSets}) refuse the pattern's shards while the mark is there.
+ *
+ * <p>A pattern whose folder already holds shards of it (or their manifest, or a mark) is refused
+ * unless {@link Builder#overwrite}; with it, the commit also deletes what the old set had that the
+ * new one does not: names the pattern writes and their sidecars, never other files.
  *
  * <p>A pattern that ends in {@code .gz} or {@code .tgz} writes gzip-compressed shards, as
  * WebDataset's writer does: {@code maxBytes} then bounds the tar before compression, and no
@@ -33,6 +45,7 @@ import java.util.zip.GZIPOutputStream;
  * <pre>{@code
  * try (ShardWriter w = ShardWriter.builder("out/shard-%06d.tar").maxSamples(1000).build()) {
  *     w.write("000000", Map.of("jpg", jpegBytes, "cls", "7".getBytes(US_ASCII)));
+ *     w.commit();   // without it, close() deletes what was written
  * }
  * }</pre>
  */
@@ -45,7 +58,9 @@ public final class ShardWriter implements AutoCloseable {
     private final long maxSamples;
     private final long maxBytes;
     private final boolean writeIndex;
+    private final ShardOutput output;
     private final List<ShardInfo> finished = new ArrayList<>();
+    private final List<Path> temporary = new ArrayList<>();
 
     private int shardNumber;
     private Path path;
@@ -55,6 +70,9 @@ public final class ShardWriter implements AutoCloseable {
     private long samples;
     private ShardIndex.Builder index;
     private boolean closed;
+    private boolean committed;
+    private boolean publishing;
+    private String failure;
 
     /**
      * A finished shard.
@@ -66,12 +84,13 @@ public final class ShardWriter implements AutoCloseable {
     public record ShardInfo(Path path, long samples, long bytes) {
     }
 
-    private ShardWriter(Builder b) {
+    private ShardWriter(Builder b, ShardOutput output) {
         this.pattern = b.pattern;
         this.maxSamples = b.maxSamples;
         this.maxBytes = b.maxBytes;
         this.writeIndex = b.writeIndex;
         this.shardNumber = b.firstShard;
+        this.output = output;
     }
 
     /** A writer whose shards are named {@code String.format(pattern, n)}, e.g. {@code shard-%06d.tar}. */
@@ -95,6 +114,9 @@ public final class ShardWriter implements AutoCloseable {
     public void writeSegments(String key, Map<String, MemorySegment> fields) {
         if (closed) {
             throw new IllegalStateException("shard writer is closed");
+        }
+        if (failure != null) {
+            throw new IllegalStateException("shard writer of " + pattern + " failed before: " + failure);
         }
         checkNames(key, fields);
         List<byte[]> headers = new ArrayList<>(fields.size());
@@ -125,7 +147,8 @@ public final class ShardWriter implements AutoCloseable {
                 written += size + pad;
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("writing shard " + partial + " failed: " + e.getMessage(), e);
+            failure = "writing shard " + partial + " failed: " + e.getMessage();
+            throw new UncheckedIOException(failure, e);
         }
         samples++;
     }
@@ -174,15 +197,14 @@ public final class ShardWriter implements AutoCloseable {
         path = Path.of(String.format(pattern, shardNumber));
         partial = path.resolveSibling(path.getFileName() + ".part");
         try {
-            if (path.getParent() != null) {
-                Files.createDirectories(path.getParent());
-            }
+            temporary.add(partial);
             out = new BufferedOutputStream(Files.newOutputStream(partial), 1 << 20);
             if (compressed()) {
                 out = new GZIPOutputStream(out, 1 << 16);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create shard " + partial + ": " + e.getMessage(), e);
+            failure = "cannot create shard " + partial + ": " + e.getMessage();
+            throw new UncheckedIOException(failure, e);
         }
         written = 0;
         samples = 0;
@@ -201,15 +223,23 @@ public final class ShardWriter implements AutoCloseable {
             }
             out.close();
             out = null;
-            Files.move(partial, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             if (writeIndex && !compressed()) {
-                index.build(total).write(ShardIndex.sidecar(path));
+                Path sidecar = pendingSidecar(path);
+                temporary.add(sidecar);
+                index.build(total).write(sidecar);
             }
-            finished.add(new ShardInfo(path, samples, compressed() ? Files.size(path) : total));
-        } catch (IOException e) {
-            throw new UncheckedIOException("finishing shard " + partial + " failed: " + e.getMessage(), e);
+            finished.add(new ShardInfo(path, samples, compressed() ? Files.size(partial) : total));
+        } catch (IOException | UncheckedIOException e) {
+            failure = "finishing shard " + partial + " failed: " + e.getMessage();
+            throw new UncheckedIOException(failure, e instanceof IOException io ? io : new IOException(e));
         }
         shardNumber++;
+    }
+
+    /** Where a shard's sidecar waits for the commit. */
+    private static Path pendingSidecar(Path shard) {
+        Path sidecar = ShardIndex.sidecar(shard);
+        return sidecar.resolveSibling(sidecar.getFileName() + ".part");
     }
 
     private boolean compressed() {
@@ -217,9 +247,17 @@ public final class ShardWriter implements AutoCloseable {
         return name.endsWith(".gz") || name.endsWith(".tgz");
     }
 
-    /** The shards finished so far (all of them after {@link #close()}). */
+    /**
+     * The shards finished so far (all of them after {@link #commit()}), under the names they have
+     * once committed.
+     */
     public List<ShardInfo> shards() {
         return List.copyOf(finished);
+    }
+
+    /** Where the set's manifest goes at {@link #commit()} ({@code shard.stoker-manifest} for {@code shard-%06d.tar}). */
+    public Path manifest() {
+        return output.manifest();
     }
 
     /** Samples written to the shard being written now. */
@@ -227,7 +265,62 @@ public final class ShardWriter implements AutoCloseable {
         return out == null ? 0 : samples;
     }
 
-    /** Finishes the last shard. */
+    /**
+     * Finishes the last shard and publishes the set: every shard and sidecar gets its name, the
+     * files of an old set that the new one does not have are deleted ({@link Builder#overwrite}),
+     * and last the set's manifest replaces the in-progress mark. After it, {@link #close()} does
+     * nothing.
+     *
+     * @throws IllegalStateException when the writer is closed, or a write failed before (nothing
+     *     is published then)
+     * @throws UncheckedIOException when a file cannot be renamed or deleted; the in-progress mark
+     *     then stays, so that readers refuse the half-published set
+     */
+    public void commit() {
+        if (committed) {
+            return;
+        }
+        if (closed) {
+            throw new IllegalStateException("shard writer of " + pattern + " is closed without a commit:"
+                    + " what it wrote is deleted");
+        }
+        if (failure != null) {
+            throw new IllegalStateException("shard writer of " + pattern + " failed, so nothing is published: "
+                    + failure);
+        }
+        if (out != null) {
+            finishShard();
+        }
+        publishing = true;
+        List<ShardSetManifest.Shard> listed = new ArrayList<>();
+        try {
+            for (ShardInfo s : finished) {
+                Path sidecar = pendingSidecar(s.path());
+                boolean indexed = Files.exists(sidecar);
+                if (indexed) { // the sidecar first: a shard never appears without its index
+                    move(sidecar, ShardIndex.sidecar(s.path()));
+                }
+                move(s.path().resolveSibling(s.path().getFileName() + ".part"), s.path());
+                listed.add(new ShardSetManifest.Shard(s.path().getFileName().toString(), s.samples(), s.bytes(),
+                        indexed));
+            }
+            output.commit(listed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("publishing the shards of " + pattern + " failed (" + e.getMessage()
+                    + "); " + output.mark() + " stays, so that readers refuse the half-published set", e);
+        }
+        committed = true;
+        closed = true;
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Ends the writer. After {@link #commit()} it does nothing; without one it aborts: what the
+     * writer wrote is deleted, and an old set of the pattern stays as it was.
+     */
     @Override
     public void close() {
         if (closed) {
@@ -235,7 +328,22 @@ public final class ShardWriter implements AutoCloseable {
         }
         closed = true;
         if (out != null) {
-            finishShard();
+            try {
+                out.close();
+            } catch (IOException e) {
+                // the file is deleted below either way
+            }
+            out = null;
+        }
+        for (Path p : temporary) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                // a temporary name is never read as a shard; the mark below says what happened
+            }
+        }
+        if (!publishing) {
+            output.withdraw();
         }
     }
 
@@ -246,6 +354,8 @@ public final class ShardWriter implements AutoCloseable {
         private long maxBytes = Long.MAX_VALUE;
         private boolean writeIndex = true;
         private int firstShard;
+        private boolean overwrite;
+        private String writtenBy = "stoker ShardWriter";
 
         private Builder(String pattern) {
             String a;
@@ -294,8 +404,34 @@ public final class ShardWriter implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Replace a set of shards already written with this pattern (default: refuse it). The old
+         * set stays as it was until {@link #commit()}, which deletes the names of the pattern that
+         * the new set does not write, and their sidecars.
+         */
+        public Builder overwrite(boolean on) {
+            this.overwrite = on;
+            return this;
+        }
+
+        /** What the manifest says wrote the set, e.g. {@code stoker pack} (default: {@code stoker ShardWriter}). */
+        public Builder writtenBy(String what) {
+            this.writtenBy = java.util.Objects.requireNonNull(what, "what");
+            return this;
+        }
+
+        /**
+         * Opens the writer: checks the folder for an earlier set of the pattern and marks the new
+         * one in progress.
+         *
+         * @throws IllegalStateException when shards of the pattern, their manifest or an
+         *     in-progress mark are there already and {@link #overwrite} is off
+         * @throws IllegalArgumentException when the shard number is in the folder part of the
+         *     pattern, or another pattern's manifest has the name this one needs
+         * @throws UncheckedIOException when the folder cannot be made or read
+         */
         public ShardWriter build() {
-            return new ShardWriter(this);
+            return new ShardWriter(this, ShardOutput.open(pattern, overwrite, writtenBy));
         }
     }
 }

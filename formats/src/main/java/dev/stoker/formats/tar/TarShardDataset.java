@@ -286,7 +286,12 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
             return this;
         }
 
+        /**
+         * @throws ShardSetException when a local shard belongs to a set still being written, whose
+         *     writer was killed, or that its manifest does not describe (see {@link ShardSets})
+         */
         public TarShardDataset build() {
+            ShardSets.check(shards);
             return new TarShardDataset(this);
         }
     }

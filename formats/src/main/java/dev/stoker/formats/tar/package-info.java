@@ -19,7 +19,9 @@
  *       {@link dev.stoker.formats.tar.IndexedTarDataset}: a sidecar {@code .idx} per shard that
  *       makes a set of local shards a map-style dataset.
  *   <li>{@link dev.stoker.formats.tar.ShardWriter}: writes shards (and their indices), rolling
- *       over by sample count and bytes.
+ *       over by sample count and bytes, and publishes the set whole on its commit, with a
+ *       {@link dev.stoker.formats.tar.ShardSetManifest} written last; {@link dev.stoker.formats.tar.ShardSets}
+ *       is the readers' check of it, {@link dev.stoker.formats.tar.ShardOutput} the set's folder.
  * </ul>
  *
  * <p>Errors in a shard are {@link dev.stoker.formats.tar.TarException}s naming the shard and the

@@ -32,13 +32,16 @@ final class FuzzInputs {
         Path written;
         try (ShardWriter w = ShardWriter.builder(pattern).maxSamples(Long.MAX_VALUE).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
-            w.close();
+            w.commit();
             written = w.shards().getFirst().path();
         }
         try {
             Files.move(written, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             Files.move(ShardIndex.sidecar(written), ShardIndex.sidecar(path),
                     java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            // the one shard moved away: its set's manifest goes too
+            Files.delete(path.resolveSibling(ShardNamePattern.of(Path.of(pattern).getFileName().toString())
+                    .manifestName()));
         } catch (IOException e) {
             throw new AssertionError(e);
         }

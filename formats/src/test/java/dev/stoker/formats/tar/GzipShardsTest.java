@@ -45,6 +45,7 @@ class GzipShardsTest {
         samples = Fixtures.randomSamples(new Random(23), 60);
         try (ShardWriter w = ShardWriter.builder(dir.resolve("g-%d.tar").toString()).maxSamples(20).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         for (int i = 0; i < 3; i++) {
             Files.write(dir.resolve("g-" + i + ".tar.gz"), gzip(Files.readAllBytes(dir.resolve("g-" + i + ".tar"))));
@@ -173,6 +174,7 @@ class GzipShardsTest {
         try (ShardWriter w = ShardWriter.builder(dir.resolve("bomb-%d.tar").toString()).build()) {
             w.write("000000", java.util.Map.of("bin", new byte[4 << 20]));
             w.write("000001", java.util.Map.of("bin", new byte[1 << 20]));
+            w.commit();
         }
         Path bomb = dir.resolve("bomb.tar.gz");
         Files.write(bomb, gzip(Files.readAllBytes(dir.resolve("bomb-0.tar"))));
@@ -192,7 +194,7 @@ class GzipShardsTest {
     void theWriterCompressesWhenTheNameSaysGzAndPythonReadsIt() throws Exception {
         try (ShardWriter w = ShardWriter.builder(dir.resolve("w-%d.tar.gz").toString()).maxSamples(30).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
-            w.close();
+            w.commit();
             assertThat(w.shards()).hasSize(2).allSatisfy(info -> {
                 assertThat(GzipShards.isGzip(info.path())).isTrue();
                 assertThat(info.bytes()).isEqualTo(Files.size(info.path()));

@@ -39,6 +39,7 @@ class HttpShardsTest {
         samples = Fixtures.randomSamples(new Random(11), 40);
         try (ShardWriter w = ShardWriter.builder(dir.resolve("h-%d.tar").toString()).maxSamples(20).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         byte[] shard0 = Files.readAllBytes(dir.resolve("h-0.tar"));
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

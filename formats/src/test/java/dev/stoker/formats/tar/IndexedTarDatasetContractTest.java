@@ -18,6 +18,7 @@ class IndexedTarDatasetContractTest extends MapDatasetContract<TarSample> {
         ShardWriter w = ShardWriter.builder(dir.resolve("c-%02d.tar").toString()).maxSamples(7).build();
         try (w) {
             Fixtures.randomSamples(new Random(8), 30).forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         w.shards().forEach(s -> names.add(s.path().toString()));
         IndexedTarDataset ds = IndexedTarDataset.open(names, IndexedTarDataset.MissingIndex.FAIL);

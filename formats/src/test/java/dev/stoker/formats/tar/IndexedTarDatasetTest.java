@@ -28,6 +28,7 @@ class IndexedTarDatasetTest {
                 .maxSamples(10).writeIndex(withIndex).build();
         try (w) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         w.shards().forEach(s -> names.add(s.path().toString()));
         return names;
@@ -104,6 +105,7 @@ class IndexedTarDatasetTest {
         Path empty = dir.resolve("empty.tar");
         try (ShardWriter w = ShardWriter.builder(dir.resolve("e-%d.tar").toString()).build()) {
             w.write("only", java.util.Map.of("txt", new byte[1]));
+            w.commit();
         }
         names.add(1, dir.resolve("e-0.tar").toString());
         try {

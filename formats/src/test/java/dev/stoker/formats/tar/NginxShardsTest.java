@@ -51,6 +51,7 @@ class NginxShardsTest {
         samples = Fixtures.randomSamples(new Random(23), 120);
         try (ShardWriter w = ShardWriter.builder(www.resolve("n-%d.tar").toString()).maxSamples(30).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         local = new ArrayList<>();
         for (int i = 0; i < SHARDS; i++) {

@@ -34,6 +34,7 @@ class PipeShardsTest {
         samples = Fixtures.randomSamples(new Random(5), 60);
         try (ShardWriter w = ShardWriter.builder(dir.resolve("p-%d.tar").toString()).maxSamples(20).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
     }
 

@@ -48,6 +48,7 @@ class RemoteTarDatasetTest {
         samples = Fixtures.randomSamples(new Random(29), 100);
         try (ShardWriter w = ShardWriter.builder(dir.resolve("r-%d.tar").toString()).maxSamples(13).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         for (int i = 0; i < 8; i++) {
             served.put("/r-" + i + ".tar", Files.readAllBytes(dir.resolve("r-" + i + ".tar")));

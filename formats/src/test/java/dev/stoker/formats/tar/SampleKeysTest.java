@@ -33,6 +33,7 @@ class SampleKeysTest {
                     .hasMessageContaining("contains a dot");
             assertThatThrownBy(() -> w.write("a\0b", Map.of("jpg", new byte[] {1})))
                     .hasMessageContaining("NUL");
+            w.commit();
         }
     }
 }

@@ -43,6 +43,7 @@ class ShardCacheTest {
         samples = Fixtures.randomSamples(new Random(17), 60);
         try (ShardWriter w = ShardWriter.builder(dir.resolve("c-%d.tar").toString()).maxSamples(20).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         shards = new byte[3][];
         for (int i = 0; i < 3; i++) {

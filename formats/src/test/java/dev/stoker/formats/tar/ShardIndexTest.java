@@ -19,6 +19,7 @@ class ShardIndexTest {
         List<Fixtures.Sample> samples = Fixtures.randomSamples(new Random(seed), n);
         try (ShardWriter w = ShardWriter.builder(dir.resolve("i" + seed + "-%d.tar").toString()).build()) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         return dir.resolve("i" + seed + "-0.tar");
     }
@@ -87,5 +88,28 @@ class ShardIndexTest {
         good[50] ^= 1;
         Files.write(bad, good);
         assertThatThrownBy(() -> ShardIndex.read(bad)).hasMessageContaining("checksum");
+    }
+
+    /** Ranks that build the same missing index at once (BUILD_AND_SAVE) each publish it whole. */
+    @Test
+    void writersOfOneIndexAtOnceEachPublishItWhole() throws Exception {
+        Path shard = shardWithIndex(41, 30);
+        ShardIndex idx = ShardIndex.scan(shard);
+        Path sidecar = ShardIndex.sidecar(shard);
+        for (int round = 0; round < 10; round++) {
+            java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            try (var pool = java.util.concurrent.Executors.newFixedThreadPool(6)) {
+                for (int t = 0; t < 6; t++) {
+                    done.add(pool.submit(() -> idx.write(sidecar)));
+                }
+                for (var f : done) {
+                    f.get();
+                }
+            }
+            assertThat(ShardIndex.read(sidecar, Files.size(shard)).sampleCount()).isEqualTo(idx.sampleCount());
+        }
+        try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("tmp"));
+        }
     }
 }

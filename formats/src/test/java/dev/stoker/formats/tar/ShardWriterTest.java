@@ -23,9 +23,10 @@ class ShardWriterTest {
 
     private List<Path> write(List<Fixtures.Sample> samples, long maxSamples, long maxBytes) {
         ShardWriter w = ShardWriter.builder(dir.resolve("s-%04d.tar").toString())
-                .maxSamples(maxSamples).maxBytes(maxBytes).build();
+                .maxSamples(maxSamples).maxBytes(maxBytes).overwrite(true).build();
         try (w) {
             samples.forEach(s -> w.write(s.key(), s.fields()));
+            w.commit();
         }
         return w.shards().stream().map(ShardWriter.ShardInfo::path).toList();
     }
@@ -98,6 +99,7 @@ class ShardWriterTest {
             assertThatThrownBy(() -> w.write("a.b", Map.of("jpg", new byte[1]))).hasMessageContaining("no dot");
             assertThatThrownBy(() -> w.write("a", Map.of())).hasMessageContaining("no fields");
             assertThatThrownBy(() -> w.write("a", Map.of("", new byte[1]))).hasMessageContaining("not an extension");
+            w.commit();
         }
         assertThatThrownBy(() -> ShardWriter.builder("same.tar")).hasMessageContaining("same name");
     }
@@ -107,6 +109,7 @@ class ShardWriterTest {
         String key = "deep/" + "p".repeat(150) + "/" + "k".repeat(120) + "\u00e9";
         try (ShardWriter w = ShardWriter.builder(dir.resolve("p-%d.tar").toString()).build()) {
             w.write(key, Map.of("txt", "hi".getBytes(StandardCharsets.UTF_8)));
+            w.commit();
         }
         List<Fixtures.Sample> back = Fixtures.readAll(List.of(dir.resolve("p-0.tar")));
         assertThat(back).singleElement().satisfies(s -> assertThat(s.key()).isEqualTo(key));
@@ -122,6 +125,7 @@ class ShardWriterTest {
         try (ShardWriter w = ShardWriter.builder(dir.resolve("py-%d.tar").toString()).build()) {
             w.write("000000", fields);
             w.write(longKey, Map.of("txt", new byte[700]));
+            w.commit();
         }
         String script = "import tarfile,sys\n"
                 + "with tarfile.open(sys.argv[1]) as t:\n"
@@ -143,6 +147,7 @@ class ShardWriterTest {
         Assumptions.assumeTrue(new java.io.File("/usr/bin/tar").canExecute() || new java.io.File("/bin/tar").canExecute());
         try (ShardWriter w = ShardWriter.builder(dir.resolve("g-%d.tar").toString()).build()) {
             w.write("000000", Map.of("cls", "7".getBytes(StandardCharsets.US_ASCII)));
+            w.commit();
         }
         Process p = new ProcessBuilder("tar", "tf", dir.resolve("g-0.tar").toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

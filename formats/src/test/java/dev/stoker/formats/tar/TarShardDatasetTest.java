@@ -26,6 +26,7 @@ class TarShardDatasetTest {
                 for (int k = 0; k <= s; k++, n++) {
                     w.write(s + "-" + n, Map.of("cls", Integer.toString(n).getBytes(), "bin", new byte[n * 37]));
                 }
+                w.commit();
             }
         }
         return dir.resolve("t{0..8}-0.tar").toString();
@@ -93,6 +94,9 @@ class TarShardDatasetTest {
         byte[] b = Files.readAllBytes(third);
         Files.write(third, Arrays.copyOf(b, 700)); // inside the first member's data
         WorkerContext one = new WorkerContext(0, 1, 0, 1, 0, 0);
+        assertThatThrownBy(() -> TarShardDataset.builder(pattern).build()).isInstanceOf(ShardSetException.class)
+                .hasMessageContaining("t2-0.tar is 700 bytes").hasMessageContaining("t2.stoker-manifest says 10240");
+        Files.delete(dir.resolve("t2.stoker-manifest")); // a foreign shard: nothing says what it should be
         assertThatThrownBy(() -> keys(TarShardDataset.builder(pattern).build(), one))
                 .isInstanceOf(TarException.class).hasMessageContaining("t2-0.tar");
         TarShardDataset skipping = TarShardDataset.builder(pattern).skipCorruptShards(true).build();

@@ -22,6 +22,7 @@ class TarShardLoaderTest {
             for (int i = 0; i < 100; i++) {
                 w.write(String.format("%04d", i), Map.of("cls", Integer.toString(i).getBytes(), "bin", new byte[i]));
             }
+            w.commit();
         }
         TarShardDataset ds = TarShardDataset.builder(dir.resolve("L-{00..07}.tar").toString())
                 .shuffleShards(true).shuffleBuffer(20).build();

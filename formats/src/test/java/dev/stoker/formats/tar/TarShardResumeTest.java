@@ -39,6 +39,7 @@ class TarShardResumeTest {
             for (int i = 0; i < 100; i++) {
                 w.write(String.format("%04d", i), Map.of("cls", Integer.toString(i).getBytes()));
             }
+            w.commit();
         }
     }
 

@@ -67,7 +67,7 @@ class TarTensorPropertyTest {
                     w.write(String.format("s%05d", i), fields);
                     written.add(new Written(array, raw, label));
                 }
-                w.close();
+                w.commit();
                 for (ShardWriter.ShardInfo s : w.shards()) {
                     shards.add(piped ? "pipe:cat '" + s.path() + "'" : s.path().toString());
                 }

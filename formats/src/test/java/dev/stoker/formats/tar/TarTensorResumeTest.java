@@ -47,6 +47,7 @@ class TarTensorResumeTest {
                 fields.put("cls", (" " + i + "\n").getBytes(StandardCharsets.US_ASCII));
                 w.write(String.format("%04d", i), fields);
             }
+            w.commit();
         }
     }
 
