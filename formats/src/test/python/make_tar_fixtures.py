@@ -6,6 +6,7 @@ Output is deterministic (mtime 0, fixed contents), so re-running it gives the sa
 """
 import io
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -89,6 +90,33 @@ def main():
     checksum = sum(huge[512:1024])
     huge[512 + 148:512 + 156] = ("%06o\0 " % checksum).encode()
     open(os.path.join(OUT, "huge_size.tar"), "wb").write(bytes(huge))
+
+    upper_case_extensions()
+
+
+# Extensions in upper and mixed case: WebDataset's group_by_keys lower-cases the extension (its field
+# name) with str.lower() and keeps the key as it is. upper.expected holds, per member, the key and the
+# field Python gives it, so the Java test checks against Python's own lower-casing.
+UPPER = [
+    ("K1.JPG", b"jpeg-1"),
+    ("K1.Cls", b"1"),
+    ("K2.jpg", b"jpeg-2"),
+    ("K2.CLS", b"2"),
+    ("Dir/K3.Seg.PNG", b"png-3"),
+    ("Dir/K3.cLs", b"3"),
+    ("K4.\u00c9T\u00c9", b"summer"),  # non-ASCII: a pax header carries the name
+    ("K4.CLS", b"4"),
+]
+
+
+def upper_case_extensions():
+    write("upper.tar", tarfile.PAX_FORMAT, UPPER)
+    with open(os.path.join(OUT, "upper.expected"), "w", encoding="utf-8") as f:
+        for name, _ in UPPER:
+            key, ext = re.match(r"^((?:.*/|)[^.]+)[.]([^/]*)$", name).groups()  # WebDataset's base_plus_ext
+            f.write(key + " " + ext.lower() + "\n")
+    # K5.JPG and K5.jpg are one field to WebDataset: "duplicate file name in tar file"
+    write("upper_duplicate.tar", tarfile.USTAR_FORMAT, [("K5.JPG", b"a"), ("K5.jpg", b"b")])
 
 
 if __name__ == "__main__":

@@ -255,6 +255,11 @@ public final class TarTensorStream implements FillableStreamingDataset<TarSample
                 throw new IllegalArgumentException("field " + name + ": \"" + extension + "\" is not an extension: a"
                         + " member's extension is what follows the first dot of its file name and has no '/'");
             }
+            if (!SampleKeys.fieldOf(extension).equals(extension)) {
+                throw new IllegalArgumentException("field " + name + ": \"" + extension + "\" would match no member:"
+                        + " fields are extensions lower-cased, as WebDataset names them (a member x.JPG is field"
+                        + " \"jpg\"); ask for \"" + SampleKeys.fieldOf(extension) + "\"");
+            }
             return extension;
         }
     }
