@@ -92,6 +92,7 @@ def main():
     open(os.path.join(OUT, "huge_size.tar"), "wb").write(bytes(huge))
 
     upper_case_extensions()
+    fortran_npy_members()
 
 
 # Extensions in upper and mixed case: WebDataset's group_by_keys lower-cases the extension (its field
@@ -118,6 +119,21 @@ def upper_case_extensions():
     # K5.JPG and K5.jpg are one field to WebDataset: "duplicate file name in tar file"
     write("upper_duplicate.tar", tarfile.USTAR_FORMAT, [("K5.JPG", b"a"), ("K5.jpg", b"b")])
 
+
+
+def fortran_npy_members():
+    """Fortran-order .npy members, little- and big-endian; the expected file holds NumPy's values in C order."""
+    import numpy as np
+    a = (np.arange(24, dtype="<f4") * 0.5 - 3).reshape(2, 3, 4)
+    members = []
+    for i, arr in enumerate([np.asfortranarray(a), np.asfortranarray(a.astype(">f4"))]):
+        buf = io.BytesIO()
+        np.save(buf, arr)
+        assert b"'fortran_order': True" in buf.getvalue()
+        members.append(("f%d.x.npy" % i, buf.getvalue()))
+    write("fortran_npy.tar", tarfile.USTAR_FORMAT, members)
+    with open(os.path.join(OUT, "fortran_npy.expected"), "w") as f:
+        f.write(" ".join(float(v).hex() for v in a.reshape(-1)) + "\n")
 
 if __name__ == "__main__":
     main()
