@@ -60,7 +60,11 @@ public final class NpyFile implements AutoCloseable {
             if (!h.inPlace()) {
                 arena = Arena.ofShared();
                 MemorySegment copy = arena.allocate(Math.max(1, h.dataBytes()), 64).asSlice(0, h.dataBytes());
-                h.copyData(file.segment(), copy);
+                try {
+                    h.copyData(file.segment(), copy);
+                } catch (InternalError e) { // cut short while it was being opened
+                    throw file.changed(e, "the array's data");
+                }
                 data = copy;
             }
             return new NpyFile(file, h, new Tensor(data, h.dtype(), h.shape()), arena);
@@ -92,7 +96,7 @@ public final class NpyFile implements AutoCloseable {
         if (header.shape().rank() == 0) {
             throw new IllegalStateException(path() + ": a 0-d array (shape ()) has no first axis to index");
         }
-        return new NpyDataset(path().toString(), tensor);
+        return new NpyDataset(path().toString(), tensor, swapped == null ? file : null);
     }
 
     /** Unmaps the file and frees the copy, if any. Idempotent. */

@@ -1,0 +1,43 @@
+package dev.stoker.formats.mmap;
+
+import java.nio.file.Path;
+
+/**
+ * A memory-mapped file changed under the reader: it was truncated (or rewritten in place) after it
+ * was mapped, and reading a page past its new end faulted. The JVM reports that fault as an
+ * {@link InternalError} ("a fault occurred in an unsafe memory access operation") that names no
+ * file; this says which file, how its size changed, and what was being read (a sample's index).
+ * The JVM is unharmed, but the map cannot be read again where the file was cut: reopen the
+ * dataset once the file is whole.
+ *
+ * <p>Stoker maps files read-only and expects them to stay as they are while it reads. To replace
+ * a file that readers may have mapped, write the new one beside it and rename it over the old:
+ * open maps keep the old contents, and the next open sees the new file.
+ */
+public final class MappedFileChangedException extends RuntimeException {
+    private final transient Path file;
+    private final long mappedSize;
+    private final long currentSize;
+
+    MappedFileChangedException(String message, Path file, long mappedSize, long currentSize, InternalError fault) {
+        super(message, fault);
+        this.file = file;
+        this.mappedSize = mappedSize;
+        this.currentSize = currentSize;
+    }
+
+    /** The file that changed. */
+    public Path file() {
+        return file;
+    }
+
+    /** Its size when it was mapped, or -1 where the reader did not keep it. */
+    public long mappedSize() {
+        return mappedSize;
+    }
+
+    /** Its size when the fault was seen, or -1 when it was gone. */
+    public long currentSize() {
+        return currentSize;
+    }
+}
