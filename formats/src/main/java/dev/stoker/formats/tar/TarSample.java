@@ -61,7 +61,12 @@ public record TarSample(String key, String url, Map<String, MemorySegment> field
 
     /** A copy of the data of the member with this extension. */
     public byte[] bytes(String extension) {
-        return segment(extension).toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment s = segment(extension);
+        try {
+            return s.toArray(ValueLayout.JAVA_BYTE);
+        } catch (InternalError e) { // the shard was cut short under its map: name it
+            throw MappedMembers.changed(e, url, "member ." + extension + " of sample \"" + key + "\"");
+        }
     }
 
     /** The data of the member with this extension, as UTF-8 text. */

@@ -114,7 +114,12 @@ public final class TarTensorStream implements FillableStreamingDataset<TarSample
                 if (member == null) {
                     throw f.bad(sample, "missing; the sample has " + extensions(sample));
                 }
-                f.write(sample, member, slot.tensor(i));
+                try {
+                    f.write(sample, member, slot.tensor(i));
+                } catch (InternalError e) { // the shard was cut short under its map: name it
+                    throw MappedMembers.changed(e, sample.url(), "member ." + f.extension() + " of sample \""
+                            + sample.key() + "\"");
+                }
             }
         } finally {
             Stages.end(Stage.DECODE, t);

@@ -11,6 +11,13 @@ import java.util.Random;
 
 class IndexedTarDatasetContractTest extends MapDatasetContract<TarSample> {
 
+    private Path lastShard;
+
+    @Override
+    protected Path mappedFile() {
+        return lastShard; // its samples come in the second half of the epoch, after the shard is cut short
+    }
+
     @Override
     protected Opened<TarSample> open() throws Exception {
         Path dir = Files.createTempDirectory("stoker-tar-contract");
@@ -20,6 +27,7 @@ class IndexedTarDatasetContractTest extends MapDatasetContract<TarSample> {
             Fixtures.randomSamples(new Random(8), 30).forEach(s -> w.write(s.key(), s.fields()));
         }
         w.shards().forEach(s -> names.add(s.path().toString()));
+        lastShard = Path.of(names.get(names.size() - 1));
         IndexedTarDataset ds = IndexedTarDataset.open(names, IndexedTarDataset.MissingIndex.FAIL);
         return new Opened<>(ds, () -> {
             ds.close();
