@@ -21,7 +21,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -68,6 +72,37 @@ class ExtensionCaseTest {
         assertThat(SampleKeys.field("noext")).isNull();
         String lower = "jpg";
         assertThat(SampleKeys.fieldOf(lower)).as("no copy when already lower case").isSameAs(lower);
+    }
+
+    /**
+     * Seeded random member names (upper, lower and non-ASCII letters, dots, slashes): key and field
+     * are WebDataset's {@code base_plus_ext} regex and {@code suffix.lower()}. Names whose path
+     * has an empty element or one starting with a dot are left out (the regex then lets a key end in
+     * '/', where Stoker skips the member), and a name ending in a dot (WebDataset's empty field) is
+     * skipped by Stoker on purpose.
+     */
+    @Test
+    void keyAndFieldFollowWebDatasetsRuleForRandomNames() {
+        Pattern basePlusExt = Pattern.compile("^((?:.*/|)[^.]+)[.]([^/]*)$");
+        String alphabet = "aZ.\u00c9\u00e9\u0130/Kx1\u03a3";
+        Random rnd = new Random(11);
+        for (int c = 0; c < 20_000; c++) {
+            StringBuilder b = new StringBuilder();
+            for (int k = 1 + rnd.nextInt(12); k > 0; k--) {
+                b.append(alphabet.charAt(rnd.nextInt(alphabet.length())));
+            }
+            String name = b.toString();
+            if (name.startsWith(".") || name.startsWith("/") || name.contains("//") || name.contains("/.")) {
+                continue;
+            }
+            Matcher m = basePlusExt.matcher(name);
+            if (!m.matches() || m.group(2).isEmpty()) {
+                assertThat(SampleKeys.field(name)).as(name).isNull();
+                continue;
+            }
+            assertThat(SampleKeys.key(name)).as(name).isEqualTo(m.group(1));
+            assertThat(SampleKeys.field(name)).as(name).isEqualTo(m.group(2).toLowerCase(Locale.ROOT));
+        }
     }
 
     @Test
