@@ -307,7 +307,7 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
      * the error naming the shard's file when it was cut short under the map (see
      * {@link dev.stoker.formats.mmap.MapFaults}).
      */
-    RuntimeException changed(InternalError error, long index) {
+    Error changed(InternalError error, long index) {
         return shard(shardOf(index)).file().changed(error, "sample " + index);
     }
 

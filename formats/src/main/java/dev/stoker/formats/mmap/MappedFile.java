@@ -94,7 +94,7 @@ public final class MappedFile implements AutoCloseable {
      * What to throw for {@code error}, caught while reading {@code what} from this file's
      * segment: see {@link MapFaults#changed}.
      */
-    public MappedFileChangedException changed(InternalError error, String what) {
+    public MappedFileChangedError changed(InternalError error, String what) {
         return MapFaults.changed(error, path, size(), what);
     }
 

@@ -16,7 +16,7 @@ import java.lang.foreign.MemorySegment;
  * {@link NpyFile#rows()}; valid while that file is open. Thread-safe.
  *
  * <p>A file truncated while it is mapped fails the row being copied with a
- * {@link dev.stoker.formats.mmap.MappedFileChangedException} naming the file and the row. A view
+ * {@link dev.stoker.formats.mmap.MappedFileChangedError} naming the file and the row. A view
  * from {@link #get} is read by the caller, outside this dataset, where such a fault is the JVM's
  * {@link InternalError}.
  *
@@ -87,7 +87,7 @@ public final class NpyDataset implements FillableDataset<Tensor> {
         }
     }
 
-    private RuntimeException changed(InternalError e, long index) {
+    private Error changed(InternalError e, long index) {
         if (mapped == null) {
             throw e; // the array was copied at open: no map under it to have changed
         }

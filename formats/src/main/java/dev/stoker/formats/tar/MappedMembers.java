@@ -13,16 +13,10 @@ final class MappedMembers {
     }
 
     /** What to throw for {@code error}, caught reading {@code what} of a sample of the shard at {@code url}. */
-    static RuntimeException changed(InternalError error, String url, String what) {
-        if (!MapFaults.isMapFault(error)) {
-            throw error;
-        }
+    static Error changed(InternalError error, String url, String what) {
         if (!ShardSources.isStreamed(url)) {
             return MapFaults.changed(error, ShardSources.localPath(url), -1, what);
         }
-        return new TarException(url, 0, "its local copy (in the shard cache) changed while it was memory-mapped:"
-                + " it was cut short, and reading " + what + " faulted past its end (another process sharing the"
-                + " cache, or a cleaner, truncated it). Reopen the dataset; the copy is fetched again once removed",
-                error);
+        return MapFaults.changedCopy(error, url, what);
     }
 }

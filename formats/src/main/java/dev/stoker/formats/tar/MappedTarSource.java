@@ -90,7 +90,7 @@ final class MappedTarSource implements TarSource {
     }
 
     @Override
-    public RuntimeException changed(InternalError error, String what) {
+    public Error changed(InternalError error, String what) {
         if (file == null) {
             throw error;
         }

@@ -116,7 +116,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
                 mapped.remove(s);
             }
             Path copy = cache.fileFor(shards[s]);
-            RuntimeException named = MapFaults.changed(e, copy, shard.byteSize(), "sample " + index
+            Error named = MapFaults.changed(e, copy, shard.byteSize(), "sample " + index
                     + " (the cached copy of " + shards[s] + ")");
             try {
                 Files.deleteIfExists(copy);

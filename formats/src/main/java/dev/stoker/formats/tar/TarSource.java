@@ -54,7 +54,7 @@ interface TarSource extends AutoCloseable {
      * the error naming the file when it was cut short under the map; otherwise {@code error} itself
      * (this method throws it).
      */
-    default RuntimeException changed(InternalError error, String what) {
+    default Error changed(InternalError error, String what) {
         throw error;
     }
 

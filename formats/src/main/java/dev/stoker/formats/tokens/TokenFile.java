@@ -90,10 +90,10 @@ public final class TokenFile implements AutoCloseable {
 
     /**
      * What to throw for {@code error}, caught while reading {@code what} from this file's map: a
-     * {@link dev.stoker.formats.mmap.MappedFileChangedException} naming the file when it was
+     * {@link dev.stoker.formats.mmap.MappedFileChangedError} naming the file when it was
      * truncated under the map (see {@link dev.stoker.formats.mmap.MapFaults}).
      */
-    public RuntimeException changed(InternalError error, String what) {
+    public Error changed(InternalError error, String what) {
         return file.changed(error, what);
     }
 

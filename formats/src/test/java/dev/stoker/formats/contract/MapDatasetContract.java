@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.formats.mmap.MappedFile;
-import dev.stoker.formats.mmap.MappedFileChangedException;
+import dev.stoker.formats.mmap.MappedFileChangedError;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import java.lang.foreign.ValueLayout;
@@ -169,7 +169,7 @@ public abstract class MapDatasetContract<T> {
     /**
      * A mapped file truncated mid-epoch (another process cut it short) faults the reads of its map
      * past the new end; the JVM reports that as an InternalError that names nothing. The reader
-     * names the file, says it changed, and the sample: MappedFileChangedException, from {@code get}
+     * names the file, says it changed, and the sample: MappedFileChangedError, from {@code get}
      * wherever {@code get} reads the map, and from the loader's fill path for a fillable reader.
      */
     @Test
@@ -203,13 +203,13 @@ public abstract class MapDatasetContract<T> {
         assertThat(failures).as("reads of the truncated map fail").isNotEmpty();
         for (Throwable f : failures) {
             Throwable named = f;
-            while (named != null && !(named instanceof MappedFileChangedException)) {
+            while (named != null && !(named instanceof MappedFileChangedError)) {
                 named = named.getCause();
             }
             assertThat(named).as("a named failure, not %s", f).isNotNull();
             assertThat(named.getMessage()).contains(file.toString()).contains("changed while it was memory-mapped")
                     .contains("is now 0 bytes").containsPattern("(sample|window|row|key) [0-9]+");
-            assertThat(((MappedFileChangedException) named).file()).isEqualTo(file);
+            assertThat(((MappedFileChangedError) named).file()).isEqualTo(file);
         }
         // the JVM and the process are fine: another map reads as before
         Path other = Files.createTempFile("stoker-contract", ".bin");

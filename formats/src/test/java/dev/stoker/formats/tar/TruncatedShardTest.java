@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
-import dev.stoker.formats.mmap.MappedFileChangedException;
+import dev.stoker.formats.mmap.MappedFileChangedError;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.tensor.DType;
@@ -62,13 +62,13 @@ class TruncatedShardTest {
         }
     }
 
-    private static MappedFileChangedException named(Throwable t) {
+    private static MappedFileChangedError named(Throwable t) {
         Throwable c = t;
-        while (c != null && !(c instanceof MappedFileChangedException)) {
+        while (c != null && !(c instanceof MappedFileChangedError)) {
             c = c.getCause();
         }
-        assertThat(c).as("a MappedFileChangedException in %s", t).isNotNull();
-        return (MappedFileChangedException) c;
+        assertThat(c).as("a MappedFileChangedError in %s", t).isNotNull();
+        return (MappedFileChangedError) c;
     }
 
     @Test
@@ -85,10 +85,10 @@ class TruncatedShardTest {
             while (s.hasNext()) {
                 s.next();
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failure = e;
         }
-        MappedFileChangedException e = named(failure);
+        MappedFileChangedError e = named(failure);
         assertThat(e.file()).isEqualTo(shard);
         assertThat(e.mappedSize()).isGreaterThan(16384);
         assertThat(e.currentSize()).isEqualTo(16384);
@@ -97,7 +97,7 @@ class TruncatedShardTest {
         // a sample read before the cut whose bytes lay past it: its bytes name the file too
         TarSample late = early.get(2);
         assertThatThrownBy(() -> late.bytes("x"))
-                .isInstanceOf(MappedFileChangedException.class)
+                .isInstanceOf(MappedFileChangedError.class)
                 .hasMessageContaining(shard.toString())
                 .hasMessageContaining("member .x of sample \"s002\"");
     }
@@ -118,7 +118,7 @@ class TruncatedShardTest {
                     }
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             failure = e;
         }
         assertThat(batches).isGreaterThanOrEqualTo(1).isLessThan(SAMPLES / 4);
@@ -160,7 +160,7 @@ class TruncatedShardTest {
                 Path copy = cache.fileFor(url);
                 cut(copy);
                 assertThatThrownBy(() -> ds.get(SAMPLES - 1))
-                        .isInstanceOf(MappedFileChangedException.class)
+                        .isInstanceOf(MappedFileChangedError.class)
                         .hasMessageStartingWith(copy + " changed while it was memory-mapped")
                         .hasMessageContaining("sample " + (SAMPLES - 1))
                         .hasMessageContaining(url);
