@@ -6,13 +6,18 @@ import dev.stoker.collate.DefaultCollate;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderBuilder;
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The fill path (rows copied from the map into the batch) gives the batches the get path and collate give. */
 class NpyDatasetFillTest {
@@ -42,6 +47,18 @@ class NpyDatasetFillTest {
                 List<String> filled = batches(npy.rows(), true);
                 assertThat(filled).as(name).isNotEmpty().isEqualTo(batches(npy.rows(), false));
             }
+        }
+    }
+
+    @Test
+    void rowsOfNoElementsFillAsTheyCollate(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("empty_rows.npy");
+        try (Arena arena = Arena.ofConfined()) {
+            NpyWriter.write(file, Tensor.allocate(arena, DType.F32, Shape.of(5, 0)));
+        }
+        try (NpyFile npy = NpyFile.open(file)) {
+            List<String> filled = batches(npy.rows(), true);
+            assertThat(filled).hasSize(3).isEqualTo(batches(npy.rows(), false));
         }
     }
 }
