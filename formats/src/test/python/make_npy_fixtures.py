@@ -98,9 +98,26 @@ valid("v3_f8", rng.standard_normal((3, 2)), version=(3, 0))
 one_row_f = np.asfortranarray(np.arange(5, dtype="<i4").reshape(1, 5))
 valid("fortran_one_row_i4", one_row_f)
 
+# Fortran order (column-major, np.asfortranarray): np.save writes fortran_order True and the data
+# column by column; Stoker copies it into C order once. Every dtype, non-square 2-d, 3-d and 4-d
+# (with an axis of 1), big-endian too; expected.txt lists the values in C order, as NumPy reads them.
+valid("fortran_f4", np.asfortranarray(np.arange(6, dtype="<f4").reshape(2, 3)))
+for code in STOKER:
+    le = "<" + code if code[1] != "1" else code
+    valid("fortran_2d_" + code, np.asfortranarray(sample(code, (3, 5)).astype(le)))
+    valid("fortran_3d_" + code, np.asfortranarray(sample(code, (2, 3, 4)).astype(le)))
+valid("fortran_4d_i2", np.asfortranarray(sample("i2", (2, 1, 3, 2)).astype("<i2")))
+valid("fortran_3d_tall_f8", np.asfortranarray(sample("f8", (7, 2, 3)).astype("<f8")))
+for code in ["i2", "f4", "f8"]:
+    valid("fortran_be_3d_" + code, np.asfortranarray(sample(code, (3, 2, 4)).astype(">" + code)))
+# A 1-d array is the same in either order (np.save says False); a header saying True is read as C order.
+one_d = np.arange(4, dtype="<i4")
+with open(os.path.join(OUT, "fortran_1d_i4.npy"), "wb") as f:
+    f.write(header("{'descr': '<i4', 'fortran_order': True, 'shape': (4,), }") + one_d.tobytes())
+assert (np.load(os.path.join(OUT, "fortran_1d_i4.npy")) == one_d).all()
+expected.append("fortran_1d_i4 i32 4 0 1 2 3")
+
 # Refused, with the reason.
-np.save(os.path.join(OUT, "fortran_f4.npy"), np.asfortranarray(np.arange(6, dtype="<f4").reshape(2, 3)))
-corrupt.append("fortran_f4 fortran_order")
 np.save(os.path.join(OUT, "unsupported_u4.npy"), np.arange(3, dtype="<u4"))
 corrupt.append("unsupported_u4 uint32")
 np.save(os.path.join(OUT, "unsupported_object.npy"), np.array([{"a": 1}, None], dtype=object), allow_pickle=True)

@@ -6,6 +6,7 @@ Output is deterministic (mtime 0, fixed contents), so re-running it gives the sa
 """
 import io
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -90,6 +91,49 @@ def main():
     huge[512 + 148:512 + 156] = ("%06o\0 " % checksum).encode()
     open(os.path.join(OUT, "huge_size.tar"), "wb").write(bytes(huge))
 
+    upper_case_extensions()
+    fortran_npy_members()
+
+
+# Extensions in upper and mixed case: WebDataset's group_by_keys lower-cases the extension (its field
+# name) with str.lower() and keeps the key as it is. upper.expected holds, per member, the key and the
+# field Python gives it, so the Java test checks against Python's own lower-casing.
+UPPER = [
+    ("K1.JPG", b"jpeg-1"),
+    ("K1.Cls", b"1"),
+    ("K2.jpg", b"jpeg-2"),
+    ("K2.CLS", b"2"),
+    ("Dir/K3.Seg.PNG", b"png-3"),
+    ("Dir/K3.cLs", b"3"),
+    ("K4.\u00c9T\u00c9", b"summer"),  # non-ASCII: a pax header carries the name
+    ("K4.CLS", b"4"),
+]
+
+
+def upper_case_extensions():
+    write("upper.tar", tarfile.PAX_FORMAT, UPPER)
+    with open(os.path.join(OUT, "upper.expected"), "w", encoding="utf-8") as f:
+        for name, _ in UPPER:
+            key, ext = re.match(r"^((?:.*/|)[^.]+)[.]([^/]*)$", name).groups()  # WebDataset's base_plus_ext
+            f.write(key + " " + ext.lower() + "\n")
+    # K5.JPG and K5.jpg are one field to WebDataset: "duplicate file name in tar file"
+    write("upper_duplicate.tar", tarfile.USTAR_FORMAT, [("K5.JPG", b"a"), ("K5.jpg", b"b")])
+
+
+
+def fortran_npy_members():
+    """Fortran-order .npy members, little- and big-endian; the expected file holds NumPy's values in C order."""
+    import numpy as np
+    a = (np.arange(24, dtype="<f4") * 0.5 - 3).reshape(2, 3, 4)
+    members = []
+    for i, arr in enumerate([np.asfortranarray(a), np.asfortranarray(a.astype(">f4"))]):
+        buf = io.BytesIO()
+        np.save(buf, arr)
+        assert b"'fortran_order': True" in buf.getvalue()
+        members.append(("f%d.x.npy" % i, buf.getvalue()))
+    write("fortran_npy.tar", tarfile.USTAR_FORMAT, members)
+    with open(os.path.join(OUT, "fortran_npy.expected"), "w") as f:
+        f.write(" ".join(float(v).hex() for v in a.reshape(-1)) + "\n")
 
 if __name__ == "__main__":
     main()

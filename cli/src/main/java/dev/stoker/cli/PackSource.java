@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.formats.folder.FileNames;
 import dev.stoker.formats.folder.ImageFolder;
 import dev.stoker.formats.folder.LabeledFile;
 import dev.stoker.formats.tar.SampleKeys;
@@ -173,7 +174,8 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
         List<String> skipped = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
-                String rel = root.relativize(p).toString().replace('\\', '/');
+                // a name this JVM cannot spell (LANG=C) would make a wrong key: FileNames says what to do
+                String rel = FileNames.path(root.relativize(p), root).replace('\\', '/');
                 String key = SampleKeys.key(rel);
                 if (key == null || p.getFileName().toString().startsWith(".")) {
                     skipped.add(rel);

@@ -51,7 +51,7 @@ final class ShardReport {
             unkeyed++;
             return;
         }
-        String ext = SampleKeys.extension(m.name());
+        String ext = SampleKeys.field(m.name()); // the field a reader names it: lower case, as WebDataset
         extensions.computeIfAbsent(ext, e -> new ExtensionStats()).add(m.size());
         if (!key.equals(currentKey)) {
             finishSample();

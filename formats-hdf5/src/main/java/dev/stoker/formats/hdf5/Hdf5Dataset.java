@@ -3,6 +3,7 @@ package dev.stoker.formats.hdf5;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.tensor.Tensor;
 import io.jhdf.HdfFile;
 import io.jhdf.exceptions.HdfException;
@@ -72,6 +73,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, AutoCloseable {
     private final Path file;
+    private final long fileSize; // when opened: a fault on the map is named with it
     private final HdfFile hdf;
     private final Arena arena;
     private final List<Hdf5Column> columns;
@@ -79,8 +81,9 @@ public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, 
     private final long rows;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Hdf5Dataset(Path file, HdfFile hdf, Arena arena, List<Hdf5Column> columns) {
+    private Hdf5Dataset(Path file, long fileSize, HdfFile hdf, Arena arena, List<Hdf5Column> columns) {
         this.file = file;
+        this.fileSize = fileSize;
         this.hdf = hdf;
         this.arena = arena;
         this.columns = List.copyOf(columns);
@@ -131,7 +134,7 @@ public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, 
                             + "' has " + c.rows());
                 }
             }
-            return new Hdf5Dataset(file, hdf, arena, columns);
+            return new Hdf5Dataset(file, fileSize, hdf, arena, columns);
         } catch (IOException e) {
             closeQuietly(arena, hdf);
             throw new Hdf5FormatException(file + ": cannot map the file: " + e, e);
@@ -202,8 +205,12 @@ public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, 
     @Override
     public void fill(long index, SampleSlot slot) {
         Objects.checkIndex(index, rows);
-        for (int f = 0; f < columns.size(); f++) {
-            columns.get(f).readRow(index, slot.tensor(f));
+        try {
+            for (int f = 0; f < columns.size(); f++) {
+                columns.get(f).readRow(index, slot.tensor(f));
+            }
+        } catch (InternalError e) { // the file was cut short under its map: name it (free until it happens)
+            throw MapFaults.changed(e, file, fileSize, "row " + index);
         }
     }
 
@@ -217,7 +224,11 @@ public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, 
             // segment waits for a Cleaner and lets the process grow (twice the RSS, half the speed).
             long[] words = new long[Math.toIntExact((c.field().bytes() + 7) / 8)];
             Tensor t = new Tensor(MemorySegment.ofArray(words), c.field().dtype(), c.field().shape());
-            c.readRow(index, t);
+            try {
+                c.readRow(index, t);
+            } catch (InternalError e) {
+                throw MapFaults.changed(e, file, fileSize, "row " + index);
+            }
             sample.put(c.field().name(), t);
         }
         return sample;

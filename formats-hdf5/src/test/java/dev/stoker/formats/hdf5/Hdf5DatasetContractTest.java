@@ -2,16 +2,30 @@ package dev.stoker.formats.hdf5;
 
 import dev.stoker.formats.contract.MapDatasetContract;
 import dev.stoker.tensor.Tensor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The map-style reader contract, over a contiguous (memory-mapped) file that h5py wrote. */
 class Hdf5DatasetContractTest extends MapDatasetContract<Map<String, Tensor>> {
 
+    @TempDir
+    Path dir;
+    private Path file;
+
     @Override
-    protected Opened<Map<String, Tensor>> open() {
-        Hdf5Dataset ds = Hdf5Dataset.open(Hdf5DatasetTest.fixture("contiguous.h5"), "data", "labels");
+    protected Path mappedFile() {
+        return file;
+    }
+
+    @Override
+    protected Opened<Map<String, Tensor>> open() throws IOException {
+        file = Files.copy(Hdf5DatasetTest.fixture("contiguous.h5"), dir.resolve("contiguous.h5"));
+        Hdf5Dataset ds = Hdf5Dataset.open(file, "data", "labels");
         return new Opened<>(ds, ds);
     }
 

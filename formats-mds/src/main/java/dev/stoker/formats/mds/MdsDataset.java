@@ -234,7 +234,12 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
     public MdsSample get(long index) {
         Objects.checkIndex(index, size());
         int s = shardOf(index);
-        return new MdsSample(shard(s), index, index - firstSample[s], positions);
+        MdsShard shard = shard(s);
+        try {
+            return new MdsSample(shard, index, index - firstSample[s], positions);
+        } catch (InternalError e) { // the shard was cut short under its map: name it (free until it happens)
+            throw shard.file().changed(e, "sample " + index);
+        }
     }
 
     /**
@@ -315,6 +320,15 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
         long length = shard.end(local) - base;
         long start = SampleLocator.start(shard, index, local, shard.data(), base, length, column);
         return shard.data().asSlice(base + start, bytes);
+    }
+
+    /**
+     * What to throw for {@code error}, caught reading sample {@code index} from its shard's map:
+     * the error naming the shard's file when it was cut short under the map (see
+     * {@link dev.stoker.formats.mmap.MapFaults}).
+     */
+    Error changed(InternalError error, long index) {
+        return shard(shardOf(index)).file().changed(error, "sample " + index);
     }
 
     /** For messages: the file, shard and sample of {@code index}. */

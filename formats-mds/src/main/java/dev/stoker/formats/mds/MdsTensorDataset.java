@@ -76,8 +76,12 @@ public final class MdsTensorDataset implements FillableDataset<Map<String, Tenso
 
     @Override
     public void fill(long index, SampleSlot slot) {
-        for (int f = 0; f < columns.length; f++) {
-            copyColumn(index, f, slot.tensor(f).segment());
+        try {
+            for (int f = 0; f < columns.length; f++) {
+                copyColumn(index, f, slot.tensor(f).segment());
+            }
+        } catch (InternalError e) { // the shard was cut short under its map: name it
+            throw mds.changed(e, index);
         }
     }
 
@@ -91,7 +95,11 @@ public final class MdsTensorDataset implements FillableDataset<Map<String, Tenso
             // On the heap: the young generation frees it at once (see Hdf5Dataset.get)
             long[] words = new long[Math.toIntExact((field.bytes() + 7) / 8)];
             Tensor t = new Tensor(MemorySegment.ofArray(words), field.dtype(), field.shape());
-            copyColumn(index, f, t.segment());
+            try {
+                copyColumn(index, f, t.segment());
+            } catch (InternalError e) {
+                throw mds.changed(e, index);
+            }
             out.put(field.name(), t);
         }
         return out;

@@ -71,10 +71,14 @@ public final class MdsTokenWindows implements FillableDataset<TokenWindow> {
     public TokenWindow get(long index) {
         MemorySegment tokens = tokens(index);
         long[] values = new long[seqLen + 1];
-        if (number == MdsNumber.U16) {
-            Widening.u16ToLongs(tokens, 0, values, seqLen + 1);
-        } else {
-            Widening.u32ToLongs(tokens, 0, values, seqLen + 1);
+        try {
+            if (number == MdsNumber.U16) {
+                Widening.u16ToLongs(tokens, 0, values, seqLen + 1);
+            } else {
+                Widening.u32ToLongs(tokens, 0, values, seqLen + 1);
+            }
+        } catch (InternalError e) { // the shard was cut short under its map: name it
+            throw mds.changed(e, index);
         }
         return TokenWindow.of(values);
     }
@@ -82,17 +86,25 @@ public final class MdsTokenWindows implements FillableDataset<TokenWindow> {
     @Override
     public void fill(long index, SampleSlot slot) {
         MemorySegment tokens = tokens(index);
-        if (number == MdsNumber.U16) {
-            Widening.u16ToI64(tokens, 0, slot.tensor(0).segment(), 0, seqLen);
-            Widening.u16ToI64(tokens, 2, slot.tensor(1).segment(), 0, seqLen);
-        } else {
-            Widening.u32ToI64(tokens, 0, slot.tensor(0).segment(), 0, seqLen);
-            Widening.u32ToI64(tokens, 4, slot.tensor(1).segment(), 0, seqLen);
+        try {
+            if (number == MdsNumber.U16) {
+                Widening.u16ToI64(tokens, 0, slot.tensor(0).segment(), 0, seqLen);
+                Widening.u16ToI64(tokens, 2, slot.tensor(1).segment(), 0, seqLen);
+            } else {
+                Widening.u32ToI64(tokens, 0, slot.tensor(0).segment(), 0, seqLen);
+                Widening.u32ToI64(tokens, 4, slot.tensor(1).segment(), 0, seqLen);
+            }
+        } catch (InternalError e) {
+            throw mds.changed(e, index);
         }
     }
 
     private MemorySegment tokens(long index) {
-        return mds.columnBytes(index, column, (long) (seqLen + 1) * number.byteSize());
+        try {
+            return mds.columnBytes(index, column, (long) (seqLen + 1) * number.byteSize());
+        } catch (InternalError e) { // its offsets are read from the map
+            throw mds.changed(e, index);
+        }
     }
 
     @Override

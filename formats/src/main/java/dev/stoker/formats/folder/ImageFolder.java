@@ -74,7 +74,7 @@ public final class ImageFolder {
         List<String> classes = new ArrayList<>();
         for (Path p : list(root)) {
             if (Files.isDirectory(p)) {
-                classes.add(p.getFileName().toString());
+                classes.add(FileNames.name(p, root));
             }
         }
         classes.sort(PythonOrder.CODE_POINTS);
@@ -86,7 +86,7 @@ public final class ImageFolder {
         List<String> empty = new ArrayList<>();
         for (int label = 0; label < classes.size(); label++) {
             int before = files.size();
-            for (Path f : walk(root.resolve(classes.get(label)))) {
+            for (Path f : walk(FileNames.resolve(root, classes.get(label)))) {
                 if (matches(f.getFileName().toString(), endings)) {
                     files.add(new LabeledFile(f, label));
                 }
@@ -163,6 +163,9 @@ public final class ImageFolder {
             }
         } catch (IOException e) {
             throw new IOException("cannot list the folder " + dir + ": " + e, e);
+        }
+        for (Path p : out) {
+            FileNames.name(p, dir); // a name this JVM cannot spell would sort and label wrongly
         }
         return out;
     }

@@ -18,7 +18,9 @@ import java.util.Objects;
  *
  * <p>NOTE: the segment reflects the file. If another process truncates the file while it is
  * mapped, reading past the new end raises {@code SIGBUS} inside the JVM, which Java reports as an
- * {@link InternalError}. Map only files that are not being rewritten.
+ * {@link InternalError} that names no file; readers catch it around a sample's read and throw
+ * {@link #changed} instead, which names this file and how it changed. Map only files that are not
+ * being rewritten (replace one by renaming a new file over it).
  *
  * <pre>{@code
  * try (MappedFile f = MappedFile.open(Path.of("tokens.bin"))) {
@@ -86,6 +88,14 @@ public final class MappedFile implements AutoCloseable {
     /** The file's size in bytes when it was mapped. */
     public long size() {
         return segment.byteSize();
+    }
+
+    /**
+     * What to throw for {@code error}, caught while reading {@code what} from this file's
+     * segment: see {@link MapFaults#changed}.
+     */
+    public MappedFileChangedError changed(InternalError error, String what) {
+        return MapFaults.changed(error, path, size(), what);
     }
 
     /** Unmaps the file (in a group: gives the group's reference back). Idempotent. */

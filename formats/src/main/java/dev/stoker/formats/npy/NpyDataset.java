@@ -1,12 +1,24 @@
 package dev.stoker.formats.npy;
 
-import dev.stoker.data.Dataset;
+import dev.stoker.data.BatchSlots;
+import dev.stoker.data.FillableDataset;
+import dev.stoker.data.SampleLayout;
+import dev.stoker.data.SampleSlot;
+import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.tensor.Tensor;
+import java.lang.foreign.MemorySegment;
 
 /**
  * The rows of a {@code .npy} array as a map-style dataset: sample {@code i} is
- * {@code array[i]}, a view of the file's map (no copy; the default collate copies it once, into
- * the batch). Made by {@link NpyFile#rows()}; valid while that file is open. Thread-safe.
+ * {@code array[i]}, a view of the file's map. Under the loader's default collate each row is
+ * copied straight from the map into its slot of the batch ({@link FillableDataset}: one copy, no
+ * sample object); {@link #get} gives the view, for code that wants samples. Made by
+ * {@link NpyFile#rows()}; valid while that file is open. Thread-safe.
+ *
+ * <p>A file truncated while it is mapped fails the row being copied with a
+ * {@link dev.stoker.formats.mmap.MappedFileChangedError} naming the file and the row. A view
+ * from {@link #get} is read by the caller, outside this dataset, where such a fault is the JVM's
+ * {@link InternalError}.
  *
  * <pre>{@code
  * NpyDataset rows = npy.rows();   // for an array of shape (1000, 3, 32, 32)
@@ -14,15 +26,22 @@ import dev.stoker.tensor.Tensor;
  * rows.get(7).shape();            // [3, 32, 32]
  * }</pre>
  */
-public final class NpyDataset implements Dataset<Tensor> {
+public final class NpyDataset implements FillableDataset<Tensor> {
     private final String source;
     private final Tensor array;
     private final long rows;
+    private final long rowBytes;
+    private final SampleLayout layout;
+    /** The map the array is a view of; null when the array was copied out of it at open. */
+    private final MappedFile mapped;
 
-    NpyDataset(String source, Tensor array) {
+    NpyDataset(String source, Tensor array, MappedFile mapped) {
         this.source = source;
         this.array = array;
         this.rows = array.shape().dim(0);
+        this.rowBytes = array.shape().dropFirst().elements() * array.dtype().byteSize();
+        this.layout = SampleLayout.single(new SampleLayout.Field("row", array.dtype(), array.shape().dropFirst()));
+        this.mapped = mapped;
     }
 
     @Override
@@ -32,10 +51,53 @@ public final class NpyDataset implements Dataset<Tensor> {
 
     @Override
     public Tensor get(long index) {
+        checkIndex(index);
+        return array.select(index);
+    }
+
+    @Override
+    public SampleLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public void fill(long index, SampleSlot slot) {
+        checkIndex(index);
+        try {
+            MemorySegment.copy(array.segment(), index * rowBytes, slot.tensor(0).segment(), 0, rowBytes);
+        } catch (InternalError e) { // the file was cut short under its map: name it (free until it happens)
+            throw changed(e, index);
+        }
+    }
+
+    /** The batch's rows, each one copy from the map, with no slot objects. */
+    @Override
+    public void fillBatch(long[] indices, BatchSlots slots) {
+        for (long index : indices) {
+            checkIndex(index);
+        }
+        MemorySegment batch = slots.tensor(0).segment();
+        int j = 0;
+        try {
+            for (; j < indices.length; j++) {
+                MemorySegment.copy(array.segment(), indices[j] * rowBytes, batch, j * rowBytes, rowBytes);
+            }
+        } catch (InternalError e) {
+            throw changed(e, indices[j]);
+        }
+    }
+
+    private Error changed(InternalError e, long index) {
+        if (mapped == null) {
+            throw e; // the array was copied at open: no map under it to have changed
+        }
+        return mapped.changed(e, "row " + index);
+    }
+
+    private void checkIndex(long index) {
         if (index < 0 || index >= rows) {
             throw new IndexOutOfBoundsException(source + ": row " + index + " is outside [0, " + rows + ")");
         }
-        return array.select(index);
     }
 
     /** The whole array. */

@@ -6,17 +6,17 @@ import dev.stoker.tensor.Tensor;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
  * A {@code .npy} file, memory-mapped: its {@link NpyHeader header} and its data as a {@link Tensor}
  * that is a view of the map, with nothing copied.
  *
- * <p>Little-endian data (what NumPy writes on every common machine) and one-byte types are
- * viewed in place. Big-endian data of wider types is byte-swapped once, at {@link #open}, into
- * memory this object owns: Stoker's tensors are in native order.
+ * <p>Little-endian data in C order (what NumPy writes by default on every common machine) and
+ * one-byte types are viewed in place. Big-endian data of wider types, and Fortran-order
+ * ({@code np.asfortranarray}) arrays of any rank, are copied once, at {@link #open}, into memory
+ * this object owns, byte-swapped and transposed into C order in one pass: Stoker's tensors are C
+ * order in native byte order, and the values are those NumPy reads.
  *
  * <p>The tensor, and every row of {@link #rows()}, stay valid until {@link #close()}; using them
  * afterwards throws {@link IllegalStateException}. Reading is thread-safe.
@@ -33,7 +33,7 @@ public final class NpyFile implements AutoCloseable {
     private final MappedFile file;
     private final NpyHeader header;
     private final Tensor tensor;
-    private final Arena swapped; // holds the byte-swapped copy of big-endian data; null otherwise
+    private final Arena swapped; // holds the copy of data not usable in place (big-endian, Fortran order); else null
 
     private NpyFile(MappedFile file, NpyHeader header, Tensor tensor, Arena swapped) {
         this.file = file;
@@ -57,10 +57,14 @@ public final class NpyFile implements AutoCloseable {
         try {
             NpyHeader h = NpyHeader.parse(file.segment(), file.path().toString());
             MemorySegment data = file.segment().asSlice(h.dataOffset(), h.dataBytes());
-            if (h.descr().needsSwap()) {
+            if (!h.inPlace()) {
                 arena = Arena.ofShared();
                 MemorySegment copy = arena.allocate(Math.max(1, h.dataBytes()), 64).asSlice(0, h.dataBytes());
-                swapInto(data, copy, h.descr().dtype().byteSize());
+                try {
+                    h.copyData(file.segment(), copy);
+                } catch (InternalError e) { // cut short while it was being opened
+                    throw file.changed(e, "the array's data");
+                }
                 data = copy;
             }
             return new NpyFile(file, h, new Tensor(data, h.dtype(), h.shape()), arena);
@@ -71,18 +75,6 @@ public final class NpyFile implements AutoCloseable {
         }
     }
 
-    private static void swapInto(MemorySegment big, MemorySegment nativeOrder, int width) {
-        ValueLayout layout = switch (width) {
-            case 2 -> ValueLayout.JAVA_SHORT_UNALIGNED;
-            case 4 -> ValueLayout.JAVA_INT_UNALIGNED;
-            case 8 -> ValueLayout.JAVA_LONG_UNALIGNED;
-            default -> throw new AssertionError("element width " + width);
-        };
-        // A copy between layouts of different byte orders swaps each element.
-        MemorySegment.copy(big, layout.withOrder(ByteOrder.BIG_ENDIAN), 0,
-                nativeOrder, layout.withOrder(ByteOrder.nativeOrder()), 0, big.byteSize() / width);
-    }
-
     public Path path() {
         return file.path();
     }
@@ -91,7 +83,7 @@ public final class NpyFile implements AutoCloseable {
         return header;
     }
 
-    /** The whole array, in native byte order; a view of the map unless the file was big-endian. */
+    /** The whole array, C order, native byte order; a view of the map unless the file was big-endian or Fortran order. */
     public Tensor tensor() {
         return tensor;
     }
@@ -104,10 +96,10 @@ public final class NpyFile implements AutoCloseable {
         if (header.shape().rank() == 0) {
             throw new IllegalStateException(path() + ": a 0-d array (shape ()) has no first axis to index");
         }
-        return new NpyDataset(path().toString(), tensor);
+        return new NpyDataset(path().toString(), tensor, swapped == null ? file : null);
     }
 
-    /** Unmaps the file and frees the swapped copy, if any. Idempotent. */
+    /** Unmaps the file and frees the copy, if any. Idempotent. */
     @Override
     public void close() {
         try {

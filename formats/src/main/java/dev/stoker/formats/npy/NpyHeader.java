@@ -31,7 +31,9 @@ import java.util.Set;
  * @param major        format version: 1, 2 or 3
  * @param minor        always 0
  * @param descr        the element type and byte order
- * @param fortranOrder what the header said; only accepted where it does not change the layout
+ * @param fortranOrder what the header said: the data is column-major ({@code np.asfortranarray});
+ *                     readers copy such data into C order once ({@link #copyData}), where the
+ *                     layout differs ({@link #columnMajor()})
  * @param shape        the array's shape ({@code []} for a 0-d array)
  * @param dataOffset   where the data starts, in bytes from the start of the file
  */
@@ -48,6 +50,31 @@ public record NpyHeader(int major, int minor, NpyDescr descr, boolean fortranOrd
     /** Bytes of data: elements times the element size. */
     public long dataBytes() {
         return shape.elements() * descr.dtype().byteSize();
+    }
+
+    /**
+     * Whether the data is laid out otherwise than in C order: Fortran order with more than one
+     * dimension above 1 (a single row or column is the same bytes in either order).
+     */
+    public boolean columnMajor() {
+        return fortranOrder && dimensionsAboveOne(shape) > 1;
+    }
+
+    /**
+     * Whether the data can be used where it lies: C order and native byte order. Otherwise
+     * {@link #copyData} makes the copy Stoker's tensors need.
+     */
+    public boolean inPlace() {
+        return !columnMajor() && !descr.needsSwap();
+    }
+
+    /**
+     * Copies this header's data from {@code file} (the bytes it was parsed from) into {@code to},
+     * which holds {@link #dataBytes()}, in C order and native byte order: one pass, transposing a
+     * Fortran-order array and swapping big-endian elements on the way, as NumPy reads them.
+     */
+    public void copyData(MemorySegment file, MemorySegment to) {
+        COrderCopy.copy(file, dataOffset, descr.order(), descr.dtype().byteSize(), shape, columnMajor(), to);
     }
 
     /**
@@ -106,10 +133,6 @@ public record NpyHeader(int major, int minor, NpyDescr descr, boolean fortranOrd
         NpyDescr descr = descr(dict.get("descr"), source);
         boolean fortran = fortranOrder(dict.get("fortran_order"), source);
         Shape shape = shape(dict.get("shape"), source);
-        if (fortran && dimensionsAboveOne(shape) > 1) {
-            throw new NpyFormatException(source, "fortran_order is True (column-major) for shape " + shape
-                    + ", which Stoker does not read; save the array with np.save(f, np.ascontiguousarray(a))");
-        }
         long dataBytes;
         try {
             dataBytes = Math.multiplyExact(shape.elements(), (long) descr.dtype().byteSize());

@@ -6,6 +6,8 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /** Parses and checks a {@link ShardIndex} file held in memory; see its javadoc for the layout. */
@@ -78,6 +80,16 @@ final class IndexParser {
                     }
                     end = offsets[m] + sizes[m];
                     end += (TarHeader.BLOCK - end % TarHeader.BLOCK) % TarHeader.BLOCK;
+                }
+                if (count > 1) {
+                    Set<String> seen = new HashSet<>();
+                    for (int a = first[i]; a < m; a++) {
+                        if (!seen.add(SampleKeys.fieldOf(exts[a]))) {
+                            throw new IndexFormatException(file, in.position(), "sample \"" + keys[i]
+                                    + "\" has two members for field \"" + SampleKeys.fieldOf(exts[a]) + "\" (one is \""
+                                    + exts[a] + "\"; fields are extensions lower-cased, as in WebDataset)");
+                        }
+                    }
                 }
             }
         } catch (BufferUnderflowException e) {

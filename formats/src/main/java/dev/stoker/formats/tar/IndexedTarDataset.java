@@ -1,6 +1,7 @@
 package dev.stoker.formats.tar;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.formats.mmap.MapFaults;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -123,7 +124,11 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
             throw new IllegalStateException(name() + " is closed");
         }
         int s = shardOf(index);
-        return indices[s].sample((int) (index - offsets.start(s)), maps[s], names[s]);
+        try {
+            return indices[s].sample((int) (index - offsets.start(s)), maps[s], names[s]);
+        } catch (InternalError e) { // the shard was cut short under its map (read: the members' headers)
+            throw MapFaults.changed(e, ShardSources.localPath(names[s]), maps[s].byteSize(), "sample " + index);
+        }
     }
 
     /** The shard that holds global sample {@code index}. */

@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.mmap.MapFaults;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -15,11 +16,17 @@ import java.nio.file.StandardOpenOption;
 final class MappedTarSource implements TarSource {
     private final String name;
     private final MemorySegment map;
+    private final Path file; // the file mapped, when known: named if it is cut short under the map
     private long position;
 
     MappedTarSource(String name, MemorySegment map) {
+        this(name, map, null);
+    }
+
+    MappedTarSource(String name, MemorySegment map, Path file) {
         this.name = name;
         this.map = map;
+        this.file = file;
     }
 
     /** Maps {@code path} whole, read-only, into {@code arena}. */
@@ -80,6 +87,15 @@ final class MappedTarSource implements TarSource {
             throw new TarException(name, position, what + " needs " + size + " bytes but the file has only "
                     + remaining() + " left (truncated shard)");
         }
+    }
+
+    @Override
+    public Error changed(InternalError error, String what) {
+        if (file == null) {
+            throw error;
+        }
+        return MapFaults.changed(error, file, map.byteSize(), what + (name.equals(file.toString()) ? ""
+                : " of " + name));
     }
 
     @Override

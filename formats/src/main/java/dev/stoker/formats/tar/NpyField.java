@@ -8,7 +8,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A {@code .npy} member (what {@code np.save} writes), of exactly the field's dtype and shape, in
- * either byte order; big-endian data is swapped on its way into the row.
+ * either byte order and either C or Fortran order; big-endian data is swapped and Fortran-order
+ * data transposed on its way into the row, in one pass.
  */
 record NpyField(SampleLayout.Field field, String extension) implements TarField {
 
@@ -28,6 +29,6 @@ record NpyField(SampleLayout.Field field, String extension) implements TarField 
             throw bad(sample, "the array is " + h.descr().descr() + " (" + h.dtype() + ") of shape " + h.shape()
                     + ", but the field is " + field.dtype() + " of shape " + field.shape());
         }
-        NativeOrderCopy.copy(member, h.dataOffset(), h.descr().order(), row);
+        h.copyData(member, row.segment()); // swapped and transposed to C order where the member needs it
     }
 }

@@ -2,6 +2,7 @@ package dev.stoker.formats.tar;
 
 import dev.stoker.data.Dataset;
 
+import dev.stoker.formats.mmap.MapFaults;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -108,6 +109,21 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
                 mapped.remove(s);
             }
             throw ShardCache.dropDamaged(cache.fileFor(shards[s]), e);
+        } catch (InternalError e) {
+            // The copy was cut short under its map (another process, a cleaner): name it, and let
+            // the next read fetch the shard again.
+            synchronized (mapped) {
+                mapped.remove(s);
+            }
+            Path copy = cache.fileFor(shards[s]);
+            Error named = MapFaults.changed(e, copy, shard.byteSize(), "sample " + index
+                    + " (the cached copy of " + shards[s] + ")");
+            try {
+                Files.deleteIfExists(copy);
+            } catch (IOException ignored) {
+                // the error above says what happened either way
+            }
+            throw named;
         }
     }
 

@@ -8,7 +8,7 @@ import java.util.NoSuchElementException;
 /**
  * Groups consecutive members with the same key into one sample, the way WebDataset's
  * {@code group_by_keys} does: a key that comes back after another key starts a new sample; two
- * members of one sample with the same extension are an error; members whose names carry no
+ * members of one sample with the same field (extension, lower-cased) are an error; members whose names carry no
  * extension (and WebDataset's {@code __*__} metadata files at the top level) are skipped.
  */
 final class SampleGrouper implements Iterator<MemberGroup> {
@@ -54,11 +54,12 @@ final class SampleGrouper implements Iterator<MemberGroup> {
                 carried = m;
                 return new MemberGroup(key, List.copyOf(members));
             }
-            String ext = SampleKeys.extension(m.name());
+            String field = SampleKeys.field(m.name());
             for (TarMember other : members) {
-                if (SampleKeys.extension(other.name()).equals(ext)) {
+                if (SampleKeys.field(other.name()).equals(field)) {
                     throw new TarException(reader.name(), m.headerOffset(), "sample \"" + key
-                            + "\" has two members named \"" + m.name() + "\"");
+                            + "\" has two members for field \"" + field + "\": \"" + other.name() + "\" and \""
+                            + m.name() + "\" (fields are extensions lower-cased, as in WebDataset)");
                 }
             }
             members.add(m);

@@ -1,10 +1,18 @@
 package dev.stoker.formats.tar;
 
+import java.util.Locale;
+
 /**
  * WebDataset's naming rule: a member {@code dir/abc.seg.jpg} belongs to the sample with key
  * {@code dir/abc} (the path up to the first dot of the file name) as its field {@code seg.jpg}
  * (everything after that dot). A member whose file name has no dot, or starts with one, belongs
  * to no sample and is skipped, as WebDataset skips it.
+ *
+ * <p>The field is the extension lower-cased, as WebDataset's {@code group_by_keys} does
+ * ({@code lcase=True}): {@code K4.JPG} is field {@code jpg} of sample {@code K4}, so
+ * {@code to_tuple("jpg", ...)} habits carry over; the key keeps its case. Two members of one
+ * sample whose extensions differ only in case ({@code K4.JPG}, {@code K4.jpg}) are one field
+ * twice, an error in every reader, as in WebDataset.
  */
 public final class SampleKeys {
     private SampleKeys() {
@@ -51,9 +59,30 @@ public final class SampleKeys {
         return null;
     }
 
-    /** The field name (extension) of a member name, or null when the name belongs to no sample. */
+    /**
+     * The extension of a member name as written in the shard (its case kept), or null when the name
+     * belongs to no sample. Readers name the sample's fields by {@link #field}.
+     */
     public static String extension(String name) {
         int dot = splitAt(name);
         return dot < 0 ? null : name.substring(dot + 1);
+    }
+
+    /**
+     * The field a member gives its sample: its extension lower-cased (WebDataset's
+     * {@code suffix.lower()}), or null when the name belongs to no sample.
+     */
+    public static String field(String name) {
+        String ext = extension(name);
+        return ext == null ? null : fieldOf(ext);
+    }
+
+    /**
+     * The field name of an extension: lower-cased by Unicode's rules in no locale's way (as
+     * Python's {@code str.lower()}; never Turkish dotless i). Returns {@code extension} itself
+     * when it is lower case already, so the common case allocates nothing.
+     */
+    public static String fieldOf(String extension) {
+        return extension.toLowerCase(Locale.ROOT);
     }
 }

@@ -47,7 +47,10 @@ public final class ShardIndex {
     private final long shardLength;
     private final String[] keys;
     private final int[] firstMember;
+    /** Each member's extension as its tar header names it: what {@link MemberHeaderCheck} compares. */
     private final String[] extensions;
+    /** Each member's field, its extension lower-cased (WebDataset's): computed once, not per read. */
+    private final String[] fields;
     private final long[] offsets;
     private final long[] sizes;
     /** The members of the mapping read last whose headers were checked; replaced for another mapping. */
@@ -59,6 +62,10 @@ public final class ShardIndex {
         this.keys = keys;
         this.firstMember = firstMember;
         this.extensions = extensions;
+        this.fields = new String[extensions.length];
+        for (int m = 0; m < extensions.length; m++) {
+            fields[m] = SampleKeys.fieldOf(extensions[m]).intern();
+        }
         this.offsets = offsets;
         this.sizes = sizes;
     }
@@ -88,9 +95,9 @@ public final class ShardIndex {
         return keys[i];
     }
 
-    /** The extensions of sample {@code i}, in shard order. */
+    /** The fields of sample {@code i} (its members' extensions, lower-cased), in shard order. */
     public List<String> extensions(int i) {
-        return Arrays.asList(extensions).subList(firstMember[i], firstMember[i + 1]);
+        return Arrays.asList(fields).subList(firstMember[i], firstMember[i + 1]);
     }
 
     /** The data bytes of sample {@code i}, all members together. */
@@ -120,15 +127,15 @@ public final class ShardIndex {
             c = new CheckedMembers(shard, extensions.length);
             checked = c;
         }
-        Map<String, MemorySegment> fields = new LinkedHashMap<>();
+        Map<String, MemorySegment> sample = new LinkedHashMap<>();
         for (int m = firstMember[i]; m < firstMember[i + 1]; m++) {
             if (!c.isChecked(m)) {
                 MemberHeaderCheck.check(shard, url, keys[i], extensions[m], offsets[m], sizes[m]);
                 c.markChecked(m);
             }
-            fields.put(extensions[m], shard.asSlice(offsets[m], sizes[m]));
+            sample.put(fields[m], shard.asSlice(offsets[m], sizes[m]));
         }
-        return new TarSample(keys[i], url, fields);
+        return new TarSample(keys[i], url, sample);
     }
 
     /** Reads the whole shard at {@code shard} and indexes it. */

@@ -85,7 +85,7 @@ public final class ShardSources {
     private static TarReader local(String location, Path path, Arena arena, long maxMember) {
         MemorySegment map = MappedTarSource.map(path, arena);
         if (!GzipShards.isGzip(map)) {
-            return TarReader.over(location, map);
+            return TarReader.overFile(location, path, map);
         }
         InputStream in;
         try {

@@ -43,7 +43,12 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
 
     /** Reads the tar file at {@code path}, mapped into {@code arena}; member data lives as long as the arena. */
     public static TarReader open(Path path, Arena arena) {
-        return new TarReader(new MappedTarSource(path.toString(), MappedTarSource.map(path, arena)));
+        return new TarReader(new MappedTarSource(path.toString(), MappedTarSource.map(path, arena), path));
+    }
+
+    /** Reads {@code tar}, the map of {@code file}; {@code name} is for messages. */
+    static TarReader overFile(String name, Path file, MemorySegment tar) {
+        return new TarReader(new MappedTarSource(name, tar, file));
     }
 
     /** Reads a tar already in memory (a map, a downloaded shard); {@code name} is for messages. */
@@ -99,6 +104,9 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
             } catch (TarException e) {
                 ended = true; // the position is unknown after a failure: nothing more is read
                 throw cachedCopy == null ? e : ShardCache.dropDamaged(cachedCopy, e);
+            } catch (InternalError e) { // a mapped file cut short under the map: name it
+                ended = true;
+                throw source.changed(e, "the member header near byte " + source.position());
             } catch (RuntimeException e) {
                 ended = true;
                 throw e;

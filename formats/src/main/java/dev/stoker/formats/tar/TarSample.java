@@ -10,7 +10,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * A WebDataset sample: the members of a shard that share a key, by extension. The bytes are
+ * A WebDataset sample: the members of a shard that share a key, by field (the extension
+ * lower-cased, as WebDataset names it; see {@link SampleKeys}). The bytes are
  * segments: slices of the shard's memory map when it was mapped (valid while the arena that
  * mapped it is open; see the dataset that made the sample), heap segments when it was streamed.
  *
@@ -22,7 +23,7 @@ import java.util.Set;
  *
  * @param key    the sample's key, WebDataset's {@code __key__}
  * @param url    the shard it came from, WebDataset's {@code __url__}
- * @param fields the members' data by extension, in shard order
+ * @param fields the members' data by field (extension, lower-cased), in shard order
  */
 public record TarSample(String key, String url, Map<String, MemorySegment> fields) {
 
@@ -33,7 +34,7 @@ public record TarSample(String key, String url, Map<String, MemorySegment> field
     static TarSample of(MemberGroup g, String url) {
         Map<String, MemorySegment> fields = new LinkedHashMap<>();
         for (TarMember m : g.members()) {
-            fields.put(SampleKeys.extension(m.name()), m.data());
+            fields.put(SampleKeys.field(m.name()), m.data());
         }
         return new TarSample(g.key(), url, fields);
     }
@@ -60,7 +61,12 @@ public record TarSample(String key, String url, Map<String, MemorySegment> field
 
     /** A copy of the data of the member with this extension. */
     public byte[] bytes(String extension) {
-        return segment(extension).toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment s = segment(extension);
+        try {
+            return s.toArray(ValueLayout.JAVA_BYTE);
+        } catch (InternalError e) { // the shard was cut short under its map: name it
+            throw MappedMembers.changed(e, url, "member ." + extension + " of sample \"" + key + "\"");
+        }
     }
 
     /** The data of the member with this extension, as UTF-8 text. */

@@ -49,6 +49,15 @@ interface TarSource extends AutoCloseable {
         return false;
     }
 
+    /**
+     * What to throw for {@code error}, caught while reading {@code what}: for a map of a file,
+     * the error naming the file when it was cut short under the map; otherwise {@code error} itself
+     * (this method throws it).
+     */
+    default Error changed(InternalError error, String what) {
+        throw error;
+    }
+
     @Override
     void close();
 }

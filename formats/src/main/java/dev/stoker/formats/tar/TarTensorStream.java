@@ -114,7 +114,12 @@ public final class TarTensorStream implements FillableStreamingDataset<TarSample
                 if (member == null) {
                     throw f.bad(sample, "missing; the sample has " + extensions(sample));
                 }
-                f.write(sample, member, slot.tensor(i));
+                try {
+                    f.write(sample, member, slot.tensor(i));
+                } catch (InternalError e) { // the shard was cut short under its map: name it
+                    throw MappedMembers.changed(e, sample.url(), "member ." + f.extension() + " of sample \""
+                            + sample.key() + "\"");
+                }
             }
         } finally {
             Stages.end(Stage.DECODE, t);
@@ -254,6 +259,11 @@ public final class TarTensorStream implements FillableStreamingDataset<TarSample
             if (extension.contains("/")) {
                 throw new IllegalArgumentException("field " + name + ": \"" + extension + "\" is not an extension: a"
                         + " member's extension is what follows the first dot of its file name and has no '/'");
+            }
+            if (!SampleKeys.fieldOf(extension).equals(extension)) {
+                throw new IllegalArgumentException("field " + name + ": \"" + extension + "\" would match no member:"
+                        + " fields are extensions lower-cased, as WebDataset names them (a member x.JPG is field"
+                        + " \"jpg\"); ask for \"" + SampleKeys.fieldOf(extension) + "\"");
             }
             return extension;
         }

@@ -79,9 +79,22 @@ public final class TokenFile implements AutoCloseable {
         if (i < 0 || i >= size) {
             throw new IndexOutOfBoundsException(path() + ": token " + i + " is outside [0, " + size + ")");
         }
-        return type == TokenType.U16
-                ? Short.toUnsignedLong(file.segment().get(U16, i * 2))
-                : Integer.toUnsignedLong(file.segment().get(U32, i * 4));
+        try {
+            return type == TokenType.U16
+                    ? Short.toUnsignedLong(file.segment().get(U16, i * 2))
+                    : Integer.toUnsignedLong(file.segment().get(U32, i * 4));
+        } catch (InternalError e) {
+            throw changed(e, "token " + i);
+        }
+    }
+
+    /**
+     * What to throw for {@code error}, caught while reading {@code what} from this file's map: a
+     * {@link dev.stoker.formats.mmap.MappedFileChangedError} naming the file when it was
+     * truncated under the map (see {@link dev.stoker.formats.mmap.MapFaults}).
+     */
+    public Error changed(InternalError error, String what) {
+        return file.changed(error, what);
     }
 
     /** The file's bytes. Valid until {@link #close()}. */

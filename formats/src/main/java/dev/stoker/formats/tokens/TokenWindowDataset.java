@@ -97,7 +97,11 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
     public TokenWindow get(long index) {
         long o = offset(index);
         long[] values = new long[seqLen + 1];
-        tokens.widen(o, values);
+        try {
+            tokens.widen(o, values);
+        } catch (InternalError e) { // the file was truncated under its map: name it (free until it happens)
+            throw tokens.changed(e, "window " + index + " (tokens from " + o + ")");
+        }
         return TokenWindow.of(values);
     }
 
@@ -109,8 +113,12 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
     @Override
     public void fill(long index, SampleSlot slot) {
         long o = offset(index);
-        tokens.widen(o, slot.tensor(0).segment(), 0, seqLen);
-        tokens.widen(o + 1, slot.tensor(1).segment(), 0, seqLen);
+        try {
+            tokens.widen(o, slot.tensor(0).segment(), 0, seqLen);
+            tokens.widen(o + 1, slot.tensor(1).segment(), 0, seqLen);
+        } catch (InternalError e) {
+            throw tokens.changed(e, "window " + index + " (tokens from " + o + ")");
+        }
     }
 
     /** The whole batch in one pass over the two batch tensors, with no slot objects. */
@@ -122,10 +130,15 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
         MemorySegment input = slots.tensor(0).segment();
         MemorySegment target = slots.tensor(1).segment();
         long rowBytes = (long) seqLen * Long.BYTES;
-        for (int j = 0; j < indices.length; j++) {
-            long o = offsets[(int) indices[j]];
-            tokens.widen(o, input, j * rowBytes, seqLen);
-            tokens.widen(o + 1, target, j * rowBytes, seqLen);
+        int j = 0;
+        try {
+            for (; j < indices.length; j++) {
+                long o = offsets[(int) indices[j]];
+                tokens.widen(o, input, j * rowBytes, seqLen);
+                tokens.widen(o + 1, target, j * rowBytes, seqLen);
+            }
+        } catch (InternalError e) {
+            throw tokens.changed(e, "window " + indices[j] + " (tokens from " + offsets[(int) indices[j]] + ")");
         }
     }
 

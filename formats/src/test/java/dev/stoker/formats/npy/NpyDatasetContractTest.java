@@ -3,14 +3,27 @@ package dev.stoker.formats.npy;
 import dev.stoker.formats.contract.MapDatasetContract;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
 
 class NpyDatasetContractTest extends MapDatasetContract<Tensor> {
 
+    @TempDir
+    Path dir;
+    private Path file;
+
+    @Override
+    protected Path mappedFile() {
+        return file;
+    }
+
     @Override
     protected Opened<Tensor> open() throws Exception {
-        NpyFile ten = NpyFile.open(NpyFixturesTest.folder().resolve("one_d_u2.npy"));
+        file = Files.copy(NpyFixturesTest.folder().resolve("one_d_u2.npy"), dir.resolve("one_d_u2.npy"));
+        NpyFile ten = NpyFile.open(file);
         return new Opened<>(ten.rows(), ten);
     }
 

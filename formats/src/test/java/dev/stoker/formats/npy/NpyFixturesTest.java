@@ -74,10 +74,11 @@ class NpyFixturesTest {
                     }
                 }
             }
-            boolean bigEndian = name.startsWith("be_");
-            // little-endian data is a view of the map: nothing copied
+            // little-endian C-order data is a view of the map: nothing copied; the rest is copied once
+            boolean copied = name.startsWith("be_") || name.startsWith("fortran_be_")
+                    || name.startsWith("fortran_") && npy.header().columnMajor();
             if (t.byteSize() > 0) {
-                assertThat(t.segment().isMapped()).isEqualTo(!bigEndian);
+                assertThat(t.segment().isMapped()).as(name).isEqualTo(!copied);
             }
         }
     }

@@ -11,6 +11,13 @@ import java.util.Random;
 
 class IndexedTarDatasetContractTest extends MapDatasetContract<TarSample> {
 
+    private Path lastShard;
+
+    @Override
+    protected Path mappedFile() {
+        return lastShard; // its samples come in the second half of the epoch, after the shard is cut short
+    }
+
     @Override
     protected Opened<TarSample> open() throws Exception {
         Path dir = Files.createTempDirectory("stoker-tar-contract");
@@ -21,6 +28,7 @@ class IndexedTarDatasetContractTest extends MapDatasetContract<TarSample> {
             w.commit();
         }
         w.shards().forEach(s -> names.add(s.path().toString()));
+        lastShard = Path.of(names.get(names.size() - 1));
         IndexedTarDataset ds = IndexedTarDataset.open(names, IndexedTarDataset.MissingIndex.FAIL);
         return new Opened<>(ds, () -> {
             ds.close();

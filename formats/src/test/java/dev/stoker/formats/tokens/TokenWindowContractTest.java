@@ -10,11 +10,17 @@ import org.junit.jupiter.api.io.TempDir;
 class TokenWindowContractTest extends MapDatasetContract<TokenWindow> {
     @TempDir
     Path dir;
+    private Path file;
+
+    @Override
+    protected Path mappedFile() {
+        return file;
+    }
 
     @Override
     protected Opened<TokenWindow> open() throws Exception {
-        Path p = TokenFiles.writeU16(dir.resolve("t.bin"), 200, 9);
-        TokenFile tokens = TokenFile.open(p, TokenType.U16);
+        file = TokenFiles.writeU16(dir.resolve("t.bin"), 200, 9);
+        TokenFile tokens = TokenFile.open(file, TokenType.U16);
         return new Opened<>(TokenWindowDataset.random(tokens, 16, 20, 3), tokens);
     }
 

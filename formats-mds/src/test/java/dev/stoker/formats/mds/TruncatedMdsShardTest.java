@@ -1,0 +1,67 @@
+package dev.stoker.formats.mds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stoker.formats.mmap.MappedFileChangedError;
+import dev.stoker.loader.Batch;
+import dev.stoker.loader.DataLoader;
+import dev.stoker.tensor.Tensor;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A shard cut short (truncated by another process) after it was mapped fails the samples read from
+ * it with an error naming the shard's file and the sample, not the JVM's nameless InternalError:
+ * on the sample path, the fill path and the collate path.
+ */
+class TruncatedMdsShardTest {
+    @TempDir
+    Path dir;
+
+    private static void cut(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(0);
+        }
+    }
+
+    @Test
+    void aShardCutShortUnderItsMapIsNamedWithTheSample() throws IOException {
+        Path data = MdsFixtures.copy("scalars", dir);
+        Path last = data.resolve("shard.00007.mds"); // sample 11, the last
+        try (MdsDataset mds = MdsDataset.open(data)) {
+            long n = mds.size();
+            assertThat(mds.get(n - 1).longValue("i64")).isNotNull(); // mapped and read
+            MdsTensorDataset tensors = mds.tensors("f32", "i64");
+            tensors.get(n - 1);
+            cut(last);
+            assertThatThrownBy(() -> mds.get(n - 1))
+                    .isInstanceOf(MappedFileChangedError.class)
+                    .hasMessageStartingWith(last + " changed while it was memory-mapped")
+                    .hasMessageContaining("is now 0 bytes: it was truncated")
+                    .hasMessageContaining("sample " + (n - 1));
+            assertThatThrownBy(() -> tensors.get(n - 1))
+                    .isInstanceOf(MappedFileChangedError.class).hasMessageContaining("sample " + (n - 1));
+            Throwable failure = null;
+            try (DataLoader<Map<String, Tensor>> loader = DataLoader.builder(tensors).batchSize(4).build()) {
+                for (Batch b : loader) {
+                    b.close();
+                }
+            } catch (RuntimeException | Error e) {
+                failure = e;
+            }
+            Throwable c = failure;
+            while (c != null && !(c instanceof MappedFileChangedError)) {
+                c = c.getCause();
+            }
+            assertThat(c).as("the loader's failure %s", failure).isNotNull();
+            assertThat(((MappedFileChangedError) c).file()).isEqualTo(last);
+            assertThat(mds.get(0).longValue("i64")).as("the other shards read on").isNotNull();
+        }
+    }
+}
