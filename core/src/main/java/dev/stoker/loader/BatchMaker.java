@@ -192,6 +192,8 @@ final class BatchMaker<T> {
                 if (samples != null && samples.size() == indices.length) {
                     return new Fetched<>(indices, samples);
                 }
+            } catch (Error e) { // not a bad sample: reported at its batch, never skipped
+                throw failure("fetching the samples of", epoch, k, indices, -1, e);
             } catch (Exception e) {
                 if (Thread.currentThread().isInterrupted()) { // the pass is closing: not a bad sample
                     throw failure("fetching the samples of", epoch, k, indices, -1, e);
@@ -205,6 +207,8 @@ final class BatchMaker<T> {
             T sample;
             try {
                 sample = dataset.get(i);
+            } catch (Error e) { // an Error is no bad sample: reported with its index, never skipped
+                throw failure("fetching sample " + i + " for", epoch, k, indices, i, e);
             } catch (Exception e) {
                 if (Thread.currentThread().isInterrupted()) {
                     throw failure("fetching sample " + i + " for", epoch, k, indices, i, e);
@@ -239,7 +243,7 @@ final class BatchMaker<T> {
             loaded(samples.size(), epoch, k, start - fetchNanos, start, end);
             done = true;
             return batch;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             throw failure("collating", epoch, k, indices, -1, e);
         } finally {
             if (!done) {
@@ -254,7 +258,7 @@ final class BatchMaker<T> {
             for (long i : indices) {
                 try {
                     samples.add(dataset.get(i));
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) { // an Error too: the report names the sample
                     throw failure("fetching sample " + i + " for", epoch, k, indices, i, e);
                 }
             }
@@ -263,7 +267,7 @@ final class BatchMaker<T> {
         List<T> samples;
         try {
             samples = dataset.getBatch(indices.clone()); // a copy: the batch keeps the original
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             throw failure("fetching the samples of", epoch, k, indices, -1, e);
         }
         if (samples == null || samples.size() != indices.length) {
@@ -294,7 +298,7 @@ final class BatchMaker<T> {
                 for (int j = 0; j < n; j++) {
                     try {
                         fillable.fill(indices[j], slots.slot(j));
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | Error e) {
                         String field = slots.lastRow() == j ? fieldOf(slots) : ""; // not a field of an earlier sample
                         throw failure("filling " + field + "sample " + indices[j] + " for", epoch, k,
                                 indices, indices[j], e);
@@ -303,6 +307,8 @@ final class BatchMaker<T> {
             } else {
                 try {
                     fillable.fillBatch(indices.clone(), slots); // a copy: the batch keeps the original
+                } catch (Error e) {
+                    throw fillBatchFailure(epoch, k, indices, slots, e);
                 } catch (Exception e) {
                     if (skips != null && !Thread.currentThread().isInterrupted()) {
                         // some sample is bad: fill the batch again sample by sample, leaving it out
@@ -361,6 +367,8 @@ final class BatchMaker<T> {
                 try {
                     streamFill.fill(samples.get(j), slots.slot(rows));
                     rows++;
+                } catch (Error e) { // no bad sample: reported, never skipped
+                    throw failure("filling " + fieldOf(slots) + "sample " + j + " of", epoch, k, new long[0], -1, e);
                 } catch (RuntimeException e) {
                     if (skips == null || Thread.currentThread().isInterrupted()) {
                         throw failure("filling " + fieldOf(slots) + "sample " + j + " of", epoch, k, new long[0], -1, e);
@@ -405,6 +413,8 @@ final class BatchMaker<T> {
         for (long i : indices) {
             try {
                 fillable.fill(i, slots.slot(rows));
+            } catch (Error e) {
+                throw failure("filling sample " + i + " for", epoch, k, indices, i, e);
             } catch (Exception e) {
                 if (Thread.currentThread().isInterrupted()) {
                     throw failure("filling sample " + i + " for", epoch, k, indices, i, e);
@@ -417,7 +427,7 @@ final class BatchMaker<T> {
         return rows == indices.length ? indices : Arrays.copyOf(kept, rows);
     }
 
-    private LoaderException fillBatchFailure(long epoch, long k, long[] indices, BatchSlots slots, Exception e) {
+    private LoaderException fillBatchFailure(long epoch, long k, long[] indices, BatchSlots slots, Throwable e) {
         int row = slots.lastRow();
         String sample = row < 0 ? "the samples of" : "sample " + indices[row] + " for";
         return failure("filling " + fieldOf(slots) + sample, epoch, k, indices, row < 0 ? -1 : indices[row], e);

@@ -191,7 +191,7 @@ final class SerialEngine<T> implements Engine {
             List<T> samples;
             try {
                 samples = reader.read(size, epoch, k);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // an Error too: the report names the sample's position
                 throw fail(reader.position(), maker.failure("reading sample " + reader.position()
                         + " of the stream for", epoch, k, new long[0], -1, e));
             }
