@@ -171,10 +171,10 @@ final class BatchMaker<T> {
             if (fetched.samples().isEmpty()) {
                 return null;
             }
-            return assemble(epoch, k, fetched.indices(), fetched.samples(), System.nanoTime() - start);
+            return assemble(epoch, k, fetched.indices(), fetched.samples(), start);
         }
         List<T> samples = fetch(epoch, k, indices);
-        return assemble(epoch, k, indices, samples, System.nanoTime() - start);
+        return assemble(epoch, k, indices, samples, start);
     }
 
     /** The samples fetched and their indices, the skipped ones left out. */
@@ -226,11 +226,13 @@ final class BatchMaker<T> {
     /**
      * Batch {@code k} of {@code epoch} from samples already read (a streaming dataset): collated,
      * or filled into the batch when the stream is fillable; {@code null} when every sample's fill
-     * failed under {@link SamplePolicy#SKIP}.
+     * failed under {@link SamplePolicy#SKIP}. {@code fetchStart} is when the fetch of the samples
+     * began ({@code System.nanoTime()}): the fetch span starts there, before the dataset's own
+     * spans inside it, so that a trace nests them.
      */
-    Batch assemble(long epoch, long k, long[] indices, List<T> samples, long fetchNanos) {
+    Batch assemble(long epoch, long k, long[] indices, List<T> samples, long fetchStart) {
         if (streamFill != null) {
-            return fillStream(epoch, k, samples, fetchNanos);
+            return fillStream(epoch, k, samples, fetchStart);
         }
         BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
         boolean done = false;
@@ -240,7 +242,7 @@ final class BatchMaker<T> {
             long end = System.nanoTime();
             Batch batch = new Batch(epoch, k, indices, data, memory.buffers());
             noteBytes(memory.buffers());
-            loaded(samples.size(), epoch, k, start - fetchNanos, start, end);
+            loaded(samples.size(), epoch, k, fetchStart, start, end);
             done = true;
             return batch;
         } catch (RuntimeException | Error e) {
@@ -350,7 +352,7 @@ final class BatchMaker<T> {
      * row; under {@link SamplePolicy#SKIP} a sample whose fill fails is left out and its row
      * written again by the next one.
      */
-    private Batch fillStream(long epoch, long k, List<T> samples, long fetchNanos) {
+    private Batch fillStream(long epoch, long k, List<T> samples, long fetchStart) {
         long start = System.nanoTime();
         BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
         boolean done = false;
@@ -387,7 +389,7 @@ final class BatchMaker<T> {
             Batch batch = new Batch(epoch, k, new long[0], arrange(tensors), memory.buffers());
             noteBytes(memory.buffers());
             long end = System.nanoTime();
-            loaded(rows, epoch, k, start - fetchNanos, end, end);
+            loaded(rows, epoch, k, fetchStart, end, end);
             done = true;
             return batch;
         } catch (RuntimeException e) {

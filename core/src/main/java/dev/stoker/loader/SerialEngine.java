@@ -204,7 +204,7 @@ final class SerialEngine<T> implements Engine {
             }
             long batch = k++;
             try {
-                Batch made = maker.assemble(epoch, batch, new long[0], samples, System.nanoTime() - started);
+                Batch made = maker.assemble(epoch, batch, new long[0], samples, started);
                 if (made != null) {
                     marks.mark(made, new StreamMark(0, reader.position(), k, last));
                 }

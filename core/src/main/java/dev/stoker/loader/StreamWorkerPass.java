@@ -100,7 +100,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             return new Made(null, true);
         }
         try {
-            return new Made(maker.assemble(epoch, k, new long[0], samples, System.nanoTime() - started), last);
+            return new Made(maker.assemble(epoch, k, new long[0], samples, started), last);
         } catch (LoaderException e) {
             return new Made(e, last);
         }
