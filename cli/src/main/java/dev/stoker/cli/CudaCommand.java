@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
             "",
             "Nothing CUDA is needed to build or run Stoker: the runtime library is looked",
             "up when this runs (STOKER_CUDART, CUDA_HOME, LD_LIBRARY_PATH, /usr/local/cuda).",
+            "The exit status is 0 when a device is usable, 1 (with the reason on standard",
+            "error) when none is.",
             ""
         },
         footerHeading = "%nExamples:%n",
@@ -80,13 +82,14 @@ final class CudaCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         if (!Cuda.isAvailable()) {
-            out.println(Cuda.status());
-            if (bench || loop) {
-                spec.commandLine().getErr().println("stoker cuda " + (bench ? "--bench" : "--loop")
-                        + " needs a CUDA device; the CPU path needs none of this.");
-                return 1;
-            }
-            return 0;
+            // "is there a usable GPU?" answered no: a script that asks must be able to tell from the status
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("stoker cuda: " + Cuda.status());
+            err.println(bench || loop
+                    ? "stoker cuda " + (bench ? "--bench" : "--loop") + " needs a CUDA device; the CPU path needs none"
+                            + " of this."
+                    : "stoker cuda: no usable CUDA device here (exit status 1); the CPU path needs none of this.");
+            return 1;
         }
         CudaRuntime cuda = Cuda.require();
         out.println(Cuda.status());

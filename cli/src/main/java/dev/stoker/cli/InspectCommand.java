@@ -85,9 +85,13 @@ final class InspectCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
 
+    /** Where errors go: standard error, while the reports go to standard output. */
+    private PrintWriter err;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        err = spec.commandLine().getErr();
         List<String> names;
         try {
             names = ShardPatterns.expandAll(files);
@@ -104,7 +108,7 @@ final class InspectCommand implements Callable<Integer> {
                 ok = inspectShard(out, name);
             } else if (Files.isRegularFile(Path.of(name).resolve("index.json")) || lower.endsWith("index.json")) {
                 Path dir = lower.endsWith("index.json") ? Path.of(name).toAbsolutePath().getParent() : Path.of(name);
-                ok = MdsInspection.inspect(out, dir, show);
+                ok = MdsInspection.inspect(out, err, dir, show);
             } else if (ShardSetInspection.isManifest(lower)) {
                 ok = ShardSetInspection.inspectSet(out, Path.of(name));
             } else if (!ShardSetInspection.mdsShardsWithoutIndex(Path.of(name)).isEmpty()) {
@@ -122,7 +126,7 @@ final class InspectCommand implements Callable<Integer> {
             } else if (lower.endsWith(".tar") || lower.endsWith(".tar.gz") || lower.endsWith(".tgz")) {
                 ok = inspectShard(out, name);
             } else {
-                out.println(name + ": not a file stoker inspect knows (.tar, .tar.gz, .idx, .npy, .bin, an MDS folder"
+                error(out, name + ": not a file stoker inspect knows (.tar, .tar.gz, .idx, .npy, .bin, an MDS folder"
                         + " with its index.json, an http(s) shard URL or a pipe: command)");
                 ok = false;
             }
@@ -133,10 +137,17 @@ final class InspectCommand implements Callable<Integer> {
         return failed ? 1 : CommandLine.ExitCode.OK;
     }
 
+    /** An error line to standard error, after what the report has written so far (the two may share a terminal). */
+    private void error(PrintWriter out, String line) {
+        out.flush();
+        err.println(line);
+        err.flush();
+    }
+
     private boolean inspectShard(PrintWriter out, String name) {
         boolean streamed = ShardSources.isStreamed(name);
         if (!streamed && !Files.isRegularFile(Path.of(name))) {
-            out.println(name + ": error: no such file");
+            error(out, name + ": error: no such file");
             return false;
         }
         boolean compressed = ShardSources.isCompressedLocal(name);
@@ -181,8 +192,7 @@ final class InspectCommand implements Callable<Integer> {
         }
         boolean ok = r.error == null;
         if (!ok) {
-            out.println("  error: " + r.error);
-            out.println("  (the counts above cover what was read before the error)");
+            error(out, name + ": error: " + r.error + " (the counts reported cover what was read before it)");
         }
         if (!streamed && !compressed) { // a compressed shard is streamed: an index could not seek in it
             ok &= checkSidecar(out, Path.of(name), length, r);
@@ -193,7 +203,7 @@ final class InspectCommand implements Callable<Integer> {
         return ok;
     }
 
-    private static boolean checkSidecar(PrintWriter out, Path shard, long length, ShardReport r) {
+    private boolean checkSidecar(PrintWriter out, Path shard, long length, ShardReport r) {
         Path sidecar = ShardIndex.sidecar(shard);
         if (!Files.exists(sidecar)) {
             out.println("  index: none (stoker index " + shard + " writes one)");
@@ -202,14 +212,14 @@ final class InspectCommand implements Callable<Integer> {
         try {
             ShardIndex idx = ShardIndex.read(sidecar, length);
             if (r.error == null && idx.sampleCount() != r.samples) {
-                out.printf(Locale.ROOT, "  index: error: %s lists %d samples but the shard has %d%n",
-                        sidecar.getFileName(), idx.sampleCount(), r.samples);
+                error(out, String.format(Locale.ROOT, "%s: error: %s lists %d samples but the shard has %d", shard,
+                        sidecar.getFileName(), idx.sampleCount(), r.samples));
                 return false;
             }
             out.printf(Locale.ROOT, "  index: %s matches (%d samples)%n", sidecar.getFileName(), idx.sampleCount());
             return true;
         } catch (IndexFormatException e) {
-            out.println("  index: error: " + e.getMessage());
+            error(out, sidecar + ": error: " + e.getMessage());
             return false;
         }
     }
@@ -226,13 +236,13 @@ final class InspectCommand implements Callable<Integer> {
             String shardName = file.getFileName().toString();
             Path shard = file.resolveSibling(shardName.substring(0, shardName.length() - 4));
             if (Files.isRegularFile(shard) && Files.size(shard) != idx.shardLength()) {
-                out.printf(Locale.ROOT, "  error: %s is %d bytes, not %d: the index is stale%n", shard.getFileName(),
-                        Files.size(shard), idx.shardLength());
+                error(out, String.format(Locale.ROOT, "%s: error: %s is %d bytes, not %d: the index is stale", file,
+                        shard.getFileName(), Files.size(shard), idx.shardLength()));
                 return false;
             }
             return true;
         } catch (IndexFormatException | IOException | java.io.UncheckedIOException e) {
-            out.println(file + ": error: " + e.getMessage());
+            error(out, file + ": error: " + e.getMessage());
             return false;
         }
     }
@@ -254,7 +264,7 @@ final class InspectCommand implements Callable<Integer> {
             }
             return true;
         } catch (Exception e) {
-            out.println(file + ": error: " + e.getMessage());
+            error(out, file + ": error: " + e.getMessage());
             return false;
         }
     }
@@ -264,7 +274,7 @@ final class InspectCommand implements Callable<Integer> {
         try {
             type = TokenType.valueOf(tokenType.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            out.println(file + ": error: --tokens is u16 or u32, not '" + tokenType + "'");
+            error(out, file + ": error: --tokens is u16 or u32, not '" + tokenType + "'");
             return false;
         }
         try (TokenFile tokens = TokenFile.open(file, type)) {
@@ -280,7 +290,7 @@ final class InspectCommand implements Callable<Integer> {
             }
             return true;
         } catch (Exception e) {
-            out.println(file + ": error: " + e.getMessage());
+            error(out, file + ": error: " + e.getMessage());
             return false;
         }
     }

@@ -25,7 +25,7 @@ final class MdsInspection {
     private MdsInspection() {}
 
     /** Prints what {@code dir} holds; false (after saying what is wrong) when it is damaged. */
-    static boolean inspect(PrintWriter out, Path dir, int show) {
+    static boolean inspect(PrintWriter out, PrintWriter err, Path dir, int show) {
         Path scratch = null;
         try {
             scratch = Files.createTempDirectory("stoker-inspect-mds");
@@ -48,10 +48,12 @@ final class MdsInspection {
             }
             return true;
         } catch (MdsFormatException | IllegalArgumentException | UncheckedIOException e) {
-            out.println(dir + ": error: " + e.getMessage());
+            out.flush();
+            err.println(dir + ": error: " + e.getMessage());
             return false;
         } catch (IOException e) {
-            out.println(dir + ": error: cannot make a temporary folder: " + e.getMessage());
+            out.flush();
+            err.println(dir + ": error: cannot make a temporary folder: " + e.getMessage());
             return false;
         } finally {
             deleteQuietly(scratch);

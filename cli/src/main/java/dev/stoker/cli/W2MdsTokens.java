@@ -45,6 +45,14 @@ public final class W2MdsTokens implements Workload {
                 samples, 2L * W2TokenMemmap.SEQ_LEN * Long.BYTES);
     }
 
+    /** Its shards, or W2's tokens.bin to write them from. */
+    @Override
+    public String missingFrom(Path folder) {
+        return Files.isRegularFile(folder.resolve(FOLDER).resolve("index.json"))
+                || Files.isRegularFile(folder.resolve(W2TokenMemmap.FILE)) ? null
+                : "MDS shards in " + FOLDER + "/ (or " + W2TokenMemmap.FILE + " to write them from)";
+    }
+
     @Override
     public WorkloadSpec spec() {
         return spec;

@@ -63,6 +63,11 @@ public final class W2TokenMemmap implements Workload {
     }
 
     @Override
+    public String missingFrom(Path folder) {
+        return Files.isRegularFile(folder.resolve(FILE)) ? null : FILE;
+    }
+
+    @Override
     public WorkloadSpec spec() {
         return spec;
     }

@@ -65,6 +65,11 @@ public final class W3JpegFolder implements Workload {
     }
 
     @Override
+    public String missingFrom(Path folder) {
+        return Files.isDirectory(folder.resolve(FOLDER)) ? null : "an image folder " + FOLDER + "/";
+    }
+
+    @Override
     public WorkloadSpec spec() {
         return spec;
     }

@@ -44,6 +44,14 @@ public final class W3MdsJpeg implements Workload {
                 samples, 3L * W3JpegFolder.SIZE * W3JpegFolder.SIZE * Float.BYTES);
     }
 
+    /** Its shards, or W3's image folder to write them from. */
+    @Override
+    public String missingFrom(Path folder) {
+        return Files.isRegularFile(folder.resolve(FOLDER).resolve("index.json"))
+                || Files.isDirectory(folder.resolve(W3JpegFolder.FOLDER)) ? null
+                : "MDS shards in " + FOLDER + "/ (or an image folder " + W3JpegFolder.FOLDER + "/ to write them from)";
+    }
+
     @Override
     public WorkloadSpec spec() {
         return spec;

@@ -78,6 +78,18 @@ public final class W5TarShards implements Workload {
     }
 
     @Override
+    public String missingFrom(Path folder) {
+        try {
+            if (Files.isDirectory(folder.resolve(FOLDER)) && !tarsIn(folder.resolve(FOLDER)).isEmpty()) {
+                return null;
+            }
+        } catch (IOException e) {
+            return "readable .tar shards in " + FOLDER + "/ (" + e.getMessage() + ")";
+        }
+        return ".tar shards in " + FOLDER + "/";
+    }
+
+    @Override
     public WorkloadSpec spec() {
         return spec;
     }

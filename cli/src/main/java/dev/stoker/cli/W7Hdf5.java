@@ -54,6 +54,11 @@ public final class W7Hdf5 implements Workload {
     }
 
     @Override
+    public String missingFrom(Path folder) {
+        return Files.isRegularFile(folder.resolve(FILE)) ? null : FILE;
+    }
+
+    @Override
     public WorkloadSpec spec() {
         return spec;
     }

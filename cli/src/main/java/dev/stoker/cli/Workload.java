@@ -46,6 +46,15 @@ public interface Workload extends AutoCloseable {
         return spec().data() == WorkloadSpec.Data.MADE_IF_MISSING;
     }
 
+    /**
+     * What this workload reads from the data folder that {@code folder} lacks, in words
+     * ({@code "tokens.bin"}), or {@code null} when it holds it: a folder the user named with
+     * {@code --data} must hold it, as the stand-in made in the cache folder is not their data.
+     */
+    default String missingFrom(Path folder) {
+        return null;
+    }
+
     /** Epochs per repetition. */
     default int epochs() {
         return spec().epochs();

@@ -61,12 +61,28 @@ final class Workloads {
             return null;
         }
         Path folder = given != null ? given : Workload.defaultDataFolder();
-        if (!Files.isDirectory(folder) && !workload.makesMissingData()) {
+        if (!Files.isDirectory(folder) && (given != null || !workload.makesMissingData())) {
             throw new IllegalArgumentException(workload.name() + " reads the benchmark data, and " + folder
                     + " is not a folder. Make it with the PyTorch peers' generator:\n"
-                    + "  python3 gen_data.py --root " + folder + "\nor pass --data DIR.");
+                    + "  python3 gen_data.py --root " + folder + "\n"
+                    + (given == null ? "or pass --data DIR." : standIn(workload)));
+        }
+        // A stand-in made in the cache folder is no answer to a folder the user named: say so and stop.
+        String missing = given != null && workload.makesMissingData() ? workload.missingFrom(folder) : null;
+        if (missing != null) {
+            throw new IllegalArgumentException(workload.name() + " reads " + missing + " from the data folder, and "
+                    + folder + " has none. Make the benchmark data there with the PyTorch peers' generator:\n"
+                    + "  python3 gen_data.py --root " + folder + "\n" + standIn(workload));
         }
         return folder;
+    }
+
+    /** How to run {@code workload} without the benchmark data, when it can. */
+    private static String standIn(Workload workload) {
+        return workload.makesMissingData()
+                ? "or leave out --data: " + workload.name() + " then makes a stand-in of its data in "
+                        + Workload.defaultDataFolder() + " and reads that."
+                : "or pass --data DIR.";
     }
 
     /** The message for a name that is not a workload: what exists, and what brings the rest. */

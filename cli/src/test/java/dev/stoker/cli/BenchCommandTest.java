@@ -149,6 +149,26 @@ class BenchCommandTest {
         assertThat(r.err()).contains("W8", "gen_data.py");
     }
 
+    /** A folder named with --data that lacks the workload's files is refused, not replaced by the cache's stand-in. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"W2, tokens.bin", "W3, jpeg/", "W5, shards/", "W7, data.h5",
+            "W2-MDS, mds-tokens/", "W3-MDS, mds-jpeg/"})
+    void aDataFolderWithoutTheWorkloadsFilesIsNamedAndRefused(String workload, String file,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("README"), "not the benchmark data");
+        for (String command : new String[] {"bench", "profile", "tune"}) {
+            Run r = run(command, "--workload", workload, "--data", dir.toString());
+
+            assertThat(r.exit()).as(command).isNotZero();
+            assertThat(r.err()).as(command).contains(workload + " reads ", file, dir + " has none", "gen_data.py",
+                    "leave out --data");
+            assertThat(r.out()).as(command).isEmpty();
+        }
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertThat(files).hasSize(1); // nothing written into it
+        }
+    }
+
     @Test
     void listShowsWorkloadsAndConfigurations() {
         Run r = run("bench", "--list");

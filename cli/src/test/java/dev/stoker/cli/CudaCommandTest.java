@@ -2,6 +2,7 @@ package dev.stoker.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.stoker.cuda.Cuda;
 import org.junit.jupiter.api.Test;
@@ -10,10 +11,21 @@ class CudaCommandTest {
 
     @Test
     void saysWhatTheCudaProbeFound() {
+        assumeTrue(Cuda.isAvailable(), "no CUDA device here");
         BenchCommandTest.Run r = BenchCommandTest.run("cuda");
 
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains(Cuda.status());
+    }
+
+    @Test
+    void withoutADeviceItFailsAndSaysWhy() {
+        assumeFalse(Cuda.isAvailable(), "a CUDA device is present");
+        BenchCommandTest.Run r = BenchCommandTest.run("cuda");
+
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains(Cuda.status(), "no usable CUDA device");
+        assertThat(r.out()).isEmpty();
     }
 
     @Test

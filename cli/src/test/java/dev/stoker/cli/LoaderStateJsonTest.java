@@ -60,4 +60,19 @@ class LoaderStateJsonTest {
         assertThat(back).isEqualTo(state);
         assertThat(back.streams().start()).containsExactly(-1, 5, 0, 13);
     }
+
+    /** A forged or damaged state is refused while it is read, with an IllegalArgumentException saying what is wrong. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "{\"epoch\":1,\"nextBatch\":2,\"seed\":7,\"datasetSize\":100,\"batchesPerEpoch\":10}| deliveredAhead",
+        "{\"epoch\":9223372036854775807,\"nextBatch\":2,\"deliveredAhead\":[],\"seed\":7,\"datasetSize\":100,\"batchesPerEpoch\":10}| epoch",
+        "{\"epoch\":1,\"nextBatch\":0,\"deliveredAhead\":[],\"seed\":7,\"datasetSize\":-1,\"batchesPerEpoch\":-1,\"streams\":{\"rank\":0,\"worldSize\":1,\"batchSize\":4,\"turn\":0,\"delivered\":0,\"batches\":[0],\"ended\":[false]}}| samples",
+        "{\"epoch\":1,\"nextBatch\":3,\"deliveredAhead\":[],\"seed\":7,\"datasetSize\":-1,\"batchesPerEpoch\":-1,\"streams\":{\"rank\":0,\"worldSize\":1,\"batchSize\":4,\"turn\":0,\"delivered\":3,\"samples\":[8],\"batches\":[2],\"ended\":[false]}}| 3 batches were delivered",
+    })
+    void aForgedStateIsRefusedWhenRead(String json, String what) {
+        ObjectMapper mapper = new ObjectMapper();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> mapper.readValue(json, LoaderState.class))
+                .isInstanceOf(com.fasterxml.jackson.databind.JsonMappingException.class)
+                .rootCause().isInstanceOf(IllegalArgumentException.class).hasMessageContaining(what.trim());
+    }
 }

@@ -112,7 +112,8 @@ class PackInspectCommandTest {
         Files.write(dir.resolve("cut.tar"), Arrays.copyOf(bytes, 3000));
         r = BenchCommandTest.run("inspect", dir.resolve("cut.tar").toString());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.out()).contains("error: shard", "cut.tar", "byte offset", "truncated");
+        assertThat(r.err()).contains("cut.tar: error: shard", "byte offset", "truncated");
+        assertThat(r.out()).contains("cut.tar: tar shard").doesNotContain("error"); // the report, errors apart
 
         r = BenchCommandTest.run("inspect", "pipe:cat '" + dir.resolve("i-0.tar") + "'");
         assertThat(r.exit()).as(r.out()).isZero();
@@ -131,7 +132,7 @@ class PackInspectCommandTest {
                 .contains("gzip-compressed tar shard", "12 samples, 24 members");
         r = BenchCommandTest.run("inspect", "pipe:cat '" + dir.resolve("gone.tar") + "'");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.out()).contains("exited with status 1", "No such file");
+        assertThat(r.err()).contains("exited with status 1", "No such file");
     }
 
     @Test
@@ -183,7 +184,7 @@ class PackInspectCommandTest {
         assertThat(r.err()).contains("not a size");
         r = BenchCommandTest.run("inspect", dir.resolve("missing.tar").toString());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.out()).contains("no such file");
+        assertThat(r.err()).contains("no such file");
         Set<String> help = Set.of(BenchCommandTest.run("pack", "--help").out(), BenchCommandTest.run("inspect", "--help").out());
         assertThat(help).allSatisfy(h -> assertThat(h).contains("Examples:"));
     }
@@ -197,6 +198,20 @@ class PackInspectCommandTest {
         assertThat(ByteSize.format(1536)).isEqualTo("1.50 KiB");
     }
 
+    /** Errors go to standard error and set the exit status, whatever the kind of file. */
+    @Test
+    void inspectErrorsGoToStandardError() throws Exception {
+        Files.write(dir.resolve("bad.npy"), new byte[] {1, 2, 3});
+        Files.write(dir.resolve("bad.tar.idx"), new byte[] {1, 2, 3});
+        Files.writeString(dir.resolve("notes.txt"), "hello");
+        for (String name : new String[] {"bad.npy", "bad.tar.idx", "notes.txt", "missing.tar"}) {
+            BenchCommandTest.Run r = BenchCommandTest.run("inspect", dir.resolve(name).toString());
+            assertThat(r.exit()).as(name).isEqualTo(1);
+            assertThat(r.err()).as(name).startsWith(dir.resolve(name) + ": ");
+            assertThat(r.out()).as(name).isBlank();
+        }
+    }
+
     @Test
     void inspectShowsTokenFiles() throws Exception {
         Path bin = dir.resolve("t.bin");
@@ -205,6 +220,9 @@ class PackInspectCommandTest {
         assertThat(r.exit()).as(r.out()).isZero();
         assertThat(r.out()).contains("3 u16 tokens", "first tokens: 1, 2, 65535");
         Files.write(bin, new byte[] {1, 0, 2});
-        assertThat(BenchCommandTest.run("inspect", bin.toString()).out()).contains("error");
+        r = BenchCommandTest.run("inspect", bin.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains(bin + ": error:");
+        assertThat(r.out()).doesNotContain("error");
     }
 }

@@ -81,7 +81,8 @@ class PackMdsCommandTest {
         Files.writeString(out.resolve("index.json"), "{\"version\": 2, \"shards\": [{}]}");
         r = BenchCommandTest.run("inspect", out.resolve("index.json").toString());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.out()).contains(out + ": error:");
+        assertThat(r.err()).contains(out + ": error:");
+        assertThat(r.out()).doesNotContain("error");
     }
 
     @Test

@@ -30,6 +30,16 @@ public interface ReshardableStreamingDataset<T> extends StreamingDataset<T> {
      */
     long[] cursor(long seed, long epoch, long[] start, long[] positions, boolean[] ended);
 
+    /**
+     * Checks a cursor read from a saved state before any stream opens from it or any new cursor is
+     * computed from it: a state is untrusted, and {@code DataLoader.restore} refuses it with this
+     * exception rather than fail mid-epoch. The default checks nothing; a dataset whose cursor
+     * indexes its shards should check its length and each entry.
+     *
+     * @throws IllegalArgumentException saying what does not fit this dataset
+     */
+    default void checkCursor(long[] cursor) {}
+
     /** This worker's share of what is left after {@code cursor}, as {@link #open(WorkerContext)} deals a whole epoch. */
     SampleStream<T> open(WorkerContext context, long[] cursor);
 }

@@ -5,15 +5,22 @@ import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.Usage;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One pass of a {@link DataLoader} over its data: one epoch. Made by {@link DataLoader#iterator()};
- * for one consumer thread.
+ * for one consumer thread, though {@link #close()} may come from any thread.
  *
  * <p>Each batch handed out belongs to the caller, who closes it. Closing the iterator ends the
  * pass early: it closes the dataset's stream and gives back the memory of any batch loaded but
  * not handed out; batches already handed out stay valid. A pass that runs to its end closes
  * itself; one that is abandoned is closed when the loader starts the next pass or is closed.
+ *
+ * <p>NOTE: closed from another thread (or with the loader), the pass ends at the consumer's next
+ * {@code hasNext()}, which returns false. A batch that {@code hasNext()} already announced is
+ * still the consumer's: {@code next()} hands it out (never a {@code NoSuchElementException}
+ * after a true {@code hasNext()}), or the consumer's own {@code close()} gives it back. A batch
+ * that was being loaded when the close came is given back by the consumer's thread.
  *
  * <pre>{@code
  * try (BatchIterator it = loader.iterator()) {
@@ -29,10 +36,16 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private final DataLoader<?> loader;
     private final long epoch;
     private final BatchSource source;
+    // pending, pendingFailure and exhausted are the consumer's alone: a close() from another
+    // thread only raises `closed` (and closes the source, which wakes a consumer waiting on it),
+    // and the consumer gives back what it loaded once it sees the flag. So the per-batch cost is
+    // one volatile read; no lock.
     private Batch pending;
     private RuntimeException pendingFailure;
     private boolean exhausted;
-    private boolean closed;
+    private Thread consumer; // the thread that loaded `pending`, for close() to know whose it is
+    private volatile boolean closed;
+    private final AtomicBoolean closing = new AtomicBoolean(); // close()'s work runs once
     private long delivered;
     private final DeliveryLog log; // null for a streaming pass
     private final StreamLog streams; // null for a map-style pass
@@ -83,13 +96,10 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
      */
     @Override
     public boolean hasNext() {
-        if (closed) {
-            return false;
-        }
         if (pending != null || pendingFailure != null) {
-            return true;
+            return true; // announced before a close: still the consumer's, see the class comment
         }
-        if (exhausted) {
+        if (closed || exhausted) {
             return false;
         }
         long asked = System.nanoTime();
@@ -97,21 +107,32 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
             clock.record(Stage.STEP, handedOutAt, asked, epoch, delivered - 1);
             handedOutAt = 0;
         }
+        Batch loaded;
         try {
-            pending = source.next();
+            loaded = source.next();
         } catch (RuntimeException e) {
+            if (closed) {
+                return false; // the pass was closed meanwhile: nobody waits for its errors now
+            }
             // Kept for next(), so that the error comes at the batch that needed it.
             pendingFailure = e;
+            consumer = Thread.currentThread();
             return true;
         } finally {
             clock.record(delivered == 0 ? Stage.FIRST_BATCH : Stage.WAIT, asked, System.nanoTime(), epoch, delivered);
         }
-        if (pending == null) {
+        if (loaded == null) {
             exhausted = true;
             ended();
             source.close();
             return false;
         }
+        if (closed) { // closed while it loaded: the closer did not see it, so it goes back from here
+            loaded.close();
+            return false;
+        }
+        pending = loaded;
+        consumer = Thread.currentThread();
         return true;
     }
 
@@ -165,20 +186,27 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         return closed;
     }
 
-    /** Ends the pass; see the class comment. Idempotent. */
+    /**
+     * Ends the pass; see the class comment. Idempotent, and safe from any thread: from the
+     * consumer's it also gives back a batch {@code hasNext()} announced and {@code next()} did not
+     * hand out.
+     */
     @Override
     public void close() {
-        if (closed) {
+        closed = true;
+        if (Thread.currentThread() == consumer) {
+            pendingFailure = null;
+            Batch b = pending;
+            pending = null;
+            if (b != null) {
+                b.close();
+            }
+        }
+        if (!closing.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
         ended();
         try {
-            if (pending != null) {
-                pending.close();
-                pending = null;
-            }
-            pendingFailure = null;
             source.close();
         } finally {
             loader.passClosed(this);

@@ -171,10 +171,10 @@ final class BatchMaker<T> {
             if (fetched.samples().isEmpty()) {
                 return null;
             }
-            return assemble(epoch, k, fetched.indices(), fetched.samples(), System.nanoTime() - start);
+            return assemble(epoch, k, fetched.indices(), fetched.samples(), start);
         }
         List<T> samples = fetch(epoch, k, indices);
-        return assemble(epoch, k, indices, samples, System.nanoTime() - start);
+        return assemble(epoch, k, indices, samples, start);
     }
 
     /** The samples fetched and their indices, the skipped ones left out. */
@@ -192,6 +192,8 @@ final class BatchMaker<T> {
                 if (samples != null && samples.size() == indices.length) {
                     return new Fetched<>(indices, samples);
                 }
+            } catch (Error e) { // not a bad sample: reported at its batch, never skipped
+                throw failure("fetching the samples of", epoch, k, indices, -1, e);
             } catch (Exception e) {
                 if (Thread.currentThread().isInterrupted()) { // the pass is closing: not a bad sample
                     throw failure("fetching the samples of", epoch, k, indices, -1, e);
@@ -205,6 +207,8 @@ final class BatchMaker<T> {
             T sample;
             try {
                 sample = dataset.get(i);
+            } catch (Error e) { // an Error is no bad sample: reported with its index, never skipped
+                throw failure("fetching sample " + i + " for", epoch, k, indices, i, e);
             } catch (Exception e) {
                 if (Thread.currentThread().isInterrupted()) {
                     throw failure("fetching sample " + i + " for", epoch, k, indices, i, e);
@@ -222,11 +226,13 @@ final class BatchMaker<T> {
     /**
      * Batch {@code k} of {@code epoch} from samples already read (a streaming dataset): collated,
      * or filled into the batch when the stream is fillable; {@code null} when every sample's fill
-     * failed under {@link SamplePolicy#SKIP}.
+     * failed under {@link SamplePolicy#SKIP}. {@code fetchStart} is when the fetch of the samples
+     * began ({@code System.nanoTime()}): the fetch span starts there, before the dataset's own
+     * spans inside it, so that a trace nests them.
      */
-    Batch assemble(long epoch, long k, long[] indices, List<T> samples, long fetchNanos) {
+    Batch assemble(long epoch, long k, long[] indices, List<T> samples, long fetchStart) {
         if (streamFill != null) {
-            return fillStream(epoch, k, samples, fetchNanos);
+            return fillStream(epoch, k, samples, fetchStart);
         }
         BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
         boolean done = false;
@@ -236,10 +242,10 @@ final class BatchMaker<T> {
             long end = System.nanoTime();
             Batch batch = new Batch(epoch, k, indices, data, memory.buffers());
             noteBytes(memory.buffers());
-            loaded(samples.size(), epoch, k, start - fetchNanos, start, end);
+            loaded(samples.size(), epoch, k, fetchStart, start, end);
             done = true;
             return batch;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             throw failure("collating", epoch, k, indices, -1, e);
         } finally {
             if (!done) {
@@ -254,7 +260,7 @@ final class BatchMaker<T> {
             for (long i : indices) {
                 try {
                     samples.add(dataset.get(i));
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) { // an Error too: the report names the sample
                     throw failure("fetching sample " + i + " for", epoch, k, indices, i, e);
                 }
             }
@@ -263,7 +269,7 @@ final class BatchMaker<T> {
         List<T> samples;
         try {
             samples = dataset.getBatch(indices.clone()); // a copy: the batch keeps the original
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             throw failure("fetching the samples of", epoch, k, indices, -1, e);
         }
         if (samples == null || samples.size() != indices.length) {
@@ -294,7 +300,7 @@ final class BatchMaker<T> {
                 for (int j = 0; j < n; j++) {
                     try {
                         fillable.fill(indices[j], slots.slot(j));
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | Error e) {
                         String field = slots.lastRow() == j ? fieldOf(slots) : ""; // not a field of an earlier sample
                         throw failure("filling " + field + "sample " + indices[j] + " for", epoch, k,
                                 indices, indices[j], e);
@@ -303,6 +309,8 @@ final class BatchMaker<T> {
             } else {
                 try {
                     fillable.fillBatch(indices.clone(), slots); // a copy: the batch keeps the original
+                } catch (Error e) {
+                    throw fillBatchFailure(epoch, k, indices, slots, e);
                 } catch (Exception e) {
                     if (skips != null && !Thread.currentThread().isInterrupted()) {
                         // some sample is bad: fill the batch again sample by sample, leaving it out
@@ -344,7 +352,7 @@ final class BatchMaker<T> {
      * row; under {@link SamplePolicy#SKIP} a sample whose fill fails is left out and its row
      * written again by the next one.
      */
-    private Batch fillStream(long epoch, long k, List<T> samples, long fetchNanos) {
+    private Batch fillStream(long epoch, long k, List<T> samples, long fetchStart) {
         long start = System.nanoTime();
         BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
         boolean done = false;
@@ -361,6 +369,8 @@ final class BatchMaker<T> {
                 try {
                     streamFill.fill(samples.get(j), slots.slot(rows));
                     rows++;
+                } catch (Error e) { // no bad sample: reported, never skipped
+                    throw failure("filling " + fieldOf(slots) + "sample " + j + " of", epoch, k, new long[0], -1, e);
                 } catch (RuntimeException e) {
                     if (skips == null || Thread.currentThread().isInterrupted()) {
                         throw failure("filling " + fieldOf(slots) + "sample " + j + " of", epoch, k, new long[0], -1, e);
@@ -379,7 +389,7 @@ final class BatchMaker<T> {
             Batch batch = new Batch(epoch, k, new long[0], arrange(tensors), memory.buffers());
             noteBytes(memory.buffers());
             long end = System.nanoTime();
-            loaded(rows, epoch, k, start - fetchNanos, end, end);
+            loaded(rows, epoch, k, fetchStart, end, end);
             done = true;
             return batch;
         } catch (RuntimeException e) {
@@ -405,6 +415,8 @@ final class BatchMaker<T> {
         for (long i : indices) {
             try {
                 fillable.fill(i, slots.slot(rows));
+            } catch (Error e) {
+                throw failure("filling sample " + i + " for", epoch, k, indices, i, e);
             } catch (Exception e) {
                 if (Thread.currentThread().isInterrupted()) {
                     throw failure("filling sample " + i + " for", epoch, k, indices, i, e);
@@ -417,7 +429,7 @@ final class BatchMaker<T> {
         return rows == indices.length ? indices : Arrays.copyOf(kept, rows);
     }
 
-    private LoaderException fillBatchFailure(long epoch, long k, long[] indices, BatchSlots slots, Exception e) {
+    private LoaderException fillBatchFailure(long epoch, long k, long[] indices, BatchSlots slots, Throwable e) {
         int row = slots.lastRow();
         String sample = row < 0 ? "the samples of" : "sample " + indices[row] + " for";
         return failure("filling " + fieldOf(slots) + sample, epoch, k, indices, row < 0 ? -1 : indices[row], e);

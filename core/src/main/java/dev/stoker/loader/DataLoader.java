@@ -209,8 +209,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * {@code DistributedSampler.set_epoch}, but the loader passes the epoch to its sampler itself.
      */
     public synchronized void setEpoch(long epoch) {
-        if (epoch < 0) {
-            throw new IllegalArgumentException("an epoch is 0 or more, not " + epoch);
+        if (epoch < 0 || epoch >= LoaderState.MAX_COUNT) {
+            throw new IllegalArgumentException("an epoch is 0 to 2^53 - 1, not " + epoch);
         }
         this.epoch = epoch;
         this.epochPending = true;
@@ -274,9 +274,16 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      *
      * @throws IllegalArgumentException when the state is from another dataset or other settings
      *     (size, seed, batches per epoch; for a streaming dataset workers, rank, world size and
-     *     batch size)
+     *     batch size), or is no state this loader can go on from (a state is untrusted: its parts
+     *     are checked when it is made or read, and a resharded cursor by the dataset, so that a
+     *     forged or damaged one is refused here rather than fail mid-epoch)
      */
     public synchronized void restore(LoaderState state) {
+        Objects.requireNonNull(state, "state");
+        if (state.epoch() >= LoaderState.MAX_COUNT) { // its end would stand at an epoch no state holds
+            throw new IllegalArgumentException("this state is at epoch " + state.epoch() + ", the last there is; a"
+                    + " loader goes on from epochs 0 to 2^53 - 1");
+        }
         if (settings.isStreaming()) {
             restoreStreams(state);
             return;
@@ -314,6 +321,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
                     + settings.datasetName() + " with batch size " + mine.batchSize() + " and seed " + settings.seed());
         }
+        if (s.start() != null) {
+            checkCursor(s.start());
+        }
         if (!sameLayout) {
             s = reshard(state, mine);
         }
@@ -325,6 +335,20 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.last = null;
         this.nextPlan = BatchPlan.WHOLE_EPOCH;
         this.nextStreams = s;
+    }
+
+    /** Refuses a state whose streams started from a cursor this loader's dataset cannot take. */
+    private void checkCursor(long[] cursor) {
+        if (!(settings.streamingDataset() instanceof ReshardableStreamingDataset<T> reshardable)) {
+            throw new IllegalArgumentException("this state's streams started from a resharded cursor, but "
+                    + settings.datasetName() + " cannot be resharded, so it cannot go on from one");
+        }
+        try {
+            reshardable.checkCursor(cursor);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("this state's cursor does not fit " + settings.datasetName() + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     /**

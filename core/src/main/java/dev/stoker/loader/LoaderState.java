@@ -37,17 +37,35 @@ import java.util.Objects;
  */
 public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
                           long batchesPerEpoch, StreamState streams) {
+    /**
+     * The largest epoch, count or position a state may hold: 2^53. No run comes near it, every JSON
+     * reader keeps such a number exactly, and the loader's arithmetic on it cannot overflow.
+     */
+    public static final long MAX_COUNT = 1L << 53;
 
+    /**
+     * Checks every part, as a state read from a file is untrusted: Jackson reads a record through
+     * this constructor, so a forged or damaged state is refused while it is read.
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
     public LoaderState {
+        if (deliveredAhead == null) {
+            throw new IllegalArgumentException("a loader state needs deliveredAhead, the batches delivered ahead of"
+                    + " nextBatch ([] when none); this one has none (a state from another program?)");
+        }
+        if (epoch < 0 || epoch > MAX_COUNT) {
+            throw new IllegalArgumentException("a loader state's epoch is 0 to 2^53, not " + epoch);
+        }
         if (streams != null) {
             if (epoch < 0 || nextBatch != streams.delivered() || deliveredAhead.length != 0 || datasetSize != -1
                     || batchesPerEpoch != -1) {
                 throw new IllegalArgumentException("a streaming loader state at batch " + nextBatch + " of epoch "
                         + epoch + " does not match its " + streams);
             }
-        } else if (epoch < 0 || nextBatch < 0 || nextBatch > batchesPerEpoch) {
+        } else if (datasetSize < 0 || batchesPerEpoch < 0 || nextBatch < 0 || nextBatch > batchesPerEpoch) {
             throw new IllegalArgumentException("a loader state at batch " + nextBatch + " of epoch " + epoch
-                    + " with " + batchesPerEpoch + " batches per epoch is not a position");
+                    + " with " + batchesPerEpoch + " batches per epoch of " + datasetSize + " samples is not a position");
         }
         deliveredAhead = deliveredAhead.clone();
         for (int i = 0; i < deliveredAhead.length; i++) {

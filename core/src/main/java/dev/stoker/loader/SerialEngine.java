@@ -48,7 +48,7 @@ final class SerialEngine<T> implements Engine {
         private final WorkerContext context;
         private Iterator<long[]> batches;
         private long k;
-        private boolean closed;
+        private volatile boolean closed; // also set by a close() from another thread
 
         MapPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan, DeliveryLog log) {
             this.plan = plan;
@@ -68,7 +68,7 @@ final class SerialEngine<T> implements Engine {
             if (batches == null) {
                 batches = settings.hinted(plan.remaining(sampler.iterator(epoch)));
             }
-            while (batches.hasNext()) {
+            while (!closed && batches.hasNext()) {
                 long[] indices = batches.next();
                 long position = plan.original(k++); // k advances also when the batch fails
                 Batch batch;
@@ -111,6 +111,11 @@ final class SerialEngine<T> implements Engine {
         private StreamReader<T> reader;
         private long k;
         private boolean finished;
+        // A close() from another thread must not close the stream under the consumer's read (a
+        // stream is for one thread): while the consumer is in next() it only asks, and the
+        // consumer closes the stream on its way out. Guarded by this; two uncontended locks a batch.
+        private boolean reading;
+        private volatile boolean closeAsked;
 
         StreamPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, StreamLog log) {
             this.settings = settings;
@@ -125,16 +130,33 @@ final class SerialEngine<T> implements Engine {
 
         @Override
         public Batch next() {
-            while (!finished) {
-                if (stream == null) {
-                    WorkerScope.run(context, context.randomSeed(), this::open);
+            synchronized (this) {
+                if (closeAsked) {
+                    return null;
                 }
-                Batch made = maker.timed(epoch, k, () -> WorkerScope.call(context, context.streamRandomSeed(k), this::read));
-                if (made != null) {
-                    return made;
-                } // else the stream is over (finished), or every sample of the batch was skipped: read on
+                reading = true;
             }
-            return null;
+            try {
+                while (!finished && !closeAsked) {
+                    if (stream == null) {
+                        WorkerScope.run(context, context.randomSeed(), this::open);
+                    }
+                    Batch made = maker.timed(epoch, k, () -> WorkerScope.call(context, context.streamRandomSeed(k), this::read));
+                    if (made != null) {
+                        return made;
+                    } // else the stream is over (finished), or every sample of the batch was skipped: read on
+                }
+                return null;
+            } finally {
+                boolean closeNow;
+                synchronized (this) {
+                    reading = false;
+                    closeNow = closeAsked;
+                }
+                if (closeNow) {
+                    closeStream();
+                }
+            }
         }
 
         @Override
@@ -155,7 +177,7 @@ final class SerialEngine<T> implements Engine {
         /** Ends the pass after {@code failure}, which the consumer receives in this stream's place. */
         private LoaderException fail(long position, LoaderException failure) {
             try {
-                close(); // a stream that failed is not read further
+                closeStream(); // a stream that failed is not read further
             } catch (RuntimeException closing) {
                 failure.addSuppressed(closing);
             }
@@ -169,20 +191,20 @@ final class SerialEngine<T> implements Engine {
             List<T> samples;
             try {
                 samples = reader.read(size, epoch, k);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // an Error too: the report names the sample's position
                 throw fail(reader.position(), maker.failure("reading sample " + reader.position()
                         + " of the stream for", epoch, k, new long[0], -1, e));
             }
             boolean last = samples.size() < size;
             if (last) {
-                close(); // the stream is over: release it now, not when the consumer gets round to it
+                closeStream(); // the stream is over: release it now, not when the consumer gets round to it
                 if (samples.isEmpty() || settings.dropLast()) {
                     return null;
                 }
             }
             long batch = k++;
             try {
-                Batch made = maker.assemble(epoch, batch, new long[0], samples, System.nanoTime() - started);
+                Batch made = maker.assemble(epoch, batch, new long[0], samples, started);
                 if (made != null) {
                     marks.mark(made, new StreamMark(0, reader.position(), k, last));
                 }
@@ -193,12 +215,27 @@ final class SerialEngine<T> implements Engine {
             }
         }
 
+        /** Ends the pass; from any thread (see {@link #reading}). */
         @Override
         public void close() {
-            finished = true;
-            if (stream != null) {
-                SampleStream<T> s = stream;
+            synchronized (this) {
+                closeAsked = true;
+                if (reading) {
+                    return; // the consumer closes the stream when its read is done
+                }
+            }
+            closeStream();
+        }
+
+        /** Closes the stream: the consumer's thread, or a closer while the consumer is out of next(). */
+        private void closeStream() {
+            SampleStream<T> s;
+            synchronized (this) {
+                finished = true;
+                s = stream;
                 stream = null;
+            }
+            if (s != null) {
                 s.close();
             }
         }

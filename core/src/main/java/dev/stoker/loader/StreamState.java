@@ -33,7 +33,16 @@ import java.util.Arrays;
 public record StreamState(int rank, int worldSize, int batchSize, int turn, long delivered, long[] samples,
                           long[] batches, boolean[] ended, long[] start) {
 
+    /**
+     * Checks every part, as a state read from a file is untrusted (see {@link LoaderState}).
+     *
+     * @throws IllegalArgumentException saying what is wrong
+     */
     public StreamState {
+        if (samples == null || batches == null || ended == null) {
+            throw new IllegalArgumentException("a stream state needs samples, batches and ended, one per worker;"
+                    + " this one has " + (samples == null ? "no samples" : batches == null ? "no batches" : "no ended"));
+        }
         int n = samples.length;
         if (n < 1 || batches.length != n || ended.length != n) {
             throw new IllegalArgumentException("a stream state has one position, batch count and end flag per worker,"
@@ -44,11 +53,18 @@ public record StreamState(int rank, int worldSize, int batchSize, int turn, long
             throw new IllegalArgumentException("a stream state for rank " + rank + " of " + worldSize + ", batch size "
                     + batchSize + ", at worker " + turn + "'s turn of " + n + " is not a position");
         }
+        long batchesInAll = 0;
         for (int w = 0; w < n; w++) {
-            if (samples[w] < 0 || batches[w] < 0) {
+            // every batch a stream counts took at least one of its samples (delivered or skipped)
+            if (samples[w] < 0 || batches[w] < 0 || samples[w] > LoaderState.MAX_COUNT || batches[w] > samples[w]) {
                 throw new IllegalArgumentException("worker " + w + " of a stream state stands at sample " + samples[w]
-                        + ", batch " + batches[w]);
+                        + ", batch " + batches[w] + ": not a position (0 <= batch <= sample <= 2^53)");
             }
+            batchesInAll += batches[w];
+        }
+        if (delivered > batchesInAll) {
+            throw new IllegalArgumentException("a stream state says " + delivered + " batches were delivered, but its"
+                    + " workers counted " + batchesInAll);
         }
         samples = samples.clone();
         batches = batches.clone();

@@ -91,7 +91,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
         List<T> samples;
         try {
             samples = reader.read(size, epoch, k);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: the report names the sample's position
             return new Made(new ReadFailure(maker.failure("reading sample " + reader.position()
                     + " of the stream for", epoch, k, new long[0], -1, e)), true);
         }
@@ -100,7 +100,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             return new Made(null, true);
         }
         try {
-            return new Made(maker.assemble(epoch, k, new long[0], samples, System.nanoTime() - started), last);
+            return new Made(maker.assemble(epoch, k, new long[0], samples, started), last);
         } catch (LoaderException e) {
             return new Made(e, last);
         }

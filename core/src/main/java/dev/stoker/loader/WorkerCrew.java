@@ -64,7 +64,8 @@ final class WorkerCrew {
         for (Worker w : workers) {
             long left = deadline - System.nanoTime();
             try {
-                if (left <= 0 || !w.thread().join(Duration.ofNanos(left))) {
+                // past the deadline, a worker that already ended is not left behind: only a live one
+                if (left <= 0 ? w.thread().isAlive() : !w.thread().join(Duration.ofNanos(left))) {
                     stuck.add(w);
                 }
             } catch (InterruptedException e) {

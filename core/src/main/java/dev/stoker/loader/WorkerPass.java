@@ -185,8 +185,12 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         return maker.failure("waiting for", epoch, batch, indices, -1, cause).onWorker(main.name());
     }
 
+    /**
+     * Ends the pass; safe from any thread. A second caller (the consumer at the end while the
+     * loader closes from another thread) waits for the first one's stop rather than return early.
+     */
     @Override
-    public final void close() {
+    public final synchronized void close() {
         if (closed) {
             return;
         }

@@ -140,12 +140,12 @@ public final class WorkerTuner {
                 .filter(t -> t.batchesPerSecond() >= fastest.batchesPerSecond() * (1 - SAME_SPEED))
                 .min(Comparator.comparingInt(TuningTrial::numWorkers)).orElseThrow();
         if (forStep) {
-            // why the most workers tried did no better: their own verdict
+            // why the count chosen falls short: its own verdict (not that of the most tried, which is not the advice)
             TuningTrial most = tried.lastEntry().getValue();
             return new TuningResult(order, chosen, String.format(Locale.ROOT, "no worker count tried (up to %d) keeps"
                     + " a %s step fed, which takes %.1f batches/s; the fewest within %.0f%% of the fastest load"
                     + " %.1f batches/s. With %d: %s", most.numWorkers(), millis(step), 1e9 / step.toNanos(),
-                    100 * SAME_SPEED, chosen.batchesPerSecond(), most.numWorkers(), most.profile().verdict().reason()));
+                    100 * SAME_SPEED, chosen.batchesPerSecond(), chosen.numWorkers(), chosen.profile().verdict().reason()));
         }
         return new TuningResult(order, chosen, String.format(Locale.ROOT, "the fewest workers within %.0f%% of the"
                 + " fastest count tried (%.1f batches/s with %d)", 100 * SAME_SPEED, fastest.batchesPerSecond(),

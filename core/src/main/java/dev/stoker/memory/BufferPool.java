@@ -154,12 +154,27 @@ public final class BufferPool implements AutoCloseable {
             }
         }
         PooledBuffer buffer = new PooledBuffer(this, block, cls, bytes, owner, where);
+        boolean closedMeanwhile;
         lock.lock();
         try {
-            if (fresh) allocations++;
-            lent.add(buffer);
+            // close() may have run while the block was allocated outside the lock: it neither freed
+            // this block nor reported it, so hand nothing out from a closed pool; free it here
+            closedMeanwhile = closed;
+            if (closedMeanwhile) {
+                reserved -= cls;
+                lentBytes -= cls;
+                returned.signalAll();
+            } else {
+                if (fresh) allocations++;
+                lent.add(buffer);
+            }
         } finally {
             lock.unlock();
+        }
+        if (closedMeanwhile) {
+            block.close();
+            throw new IllegalStateException("pool '" + name + "' was closed while " + owner + " waited for "
+                    + Bytes.format(bytes));
         }
         return buffer;
     }

@@ -166,4 +166,33 @@ class LoaderErrorsTest {
         loader.close(); // idempotent
         assertThatThrownBy(loader::iterator).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
+
+    /** An Error from get(), from fill() or from a stream is reported at its batch with the sample it came from, never skipped. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} workers, policy {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"0, FAIL", "2, FAIL", "0, SKIP", "2, SKIP"})
+    void anErrorFromGetNamesTheSample(int workers, SamplePolicy policy) {
+        CountingDataset ds = new CountingDataset("erring", 10, 0) {
+            @Override
+            protected Long fetch(long index) {
+                if (index == 7) {
+                    throw new AssertionError("invariant broken at " + index);
+                }
+                return super.fetch(index);
+            }
+        };
+        try (DataLoader<Long> loader = DataLoader.builder(ds).batchSize(3).numWorkers(workers).onBadSample(policy)
+                .build()) {
+            BatchIterator it = loader.iterator();
+            it.next().close();
+            it.next().close();
+            LoaderException e = catchThrowableOfType(LoaderException.class, it::next);
+            assertThat(e).hasMessageContaining("fetching sample 7 for batch 2 of epoch 0 failed: AssertionError");
+            assertThat(e.failedIndex()).hasValue(7);
+            assertThat(e.getCause()).isInstanceOf(AssertionError.class);
+            try (Batch last = it.next()) { // the pass goes on
+                assertThat(last.indices()).containsExactly(9);
+            }
+            assertThat(loader.pool().lentBytes()).isZero();
+        }
+    }
 }

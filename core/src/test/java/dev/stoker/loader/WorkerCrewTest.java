@@ -40,4 +40,28 @@ class WorkerCrewTest {
         crew.worker(1).thread().join();
         assertThat(crew.stop(Duration.ofMillis(100))).isEmpty();
     }
+
+    @Test
+    void workersThatEndedAreNotNamedAfterAnEarlierOneUsedTheGrace() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(3);
+        WorkerCrew crew = new WorkerCrew(3);
+        crew.submit(w -> {
+            started.countDown();
+            while (w.id() == 0) { // worker 0 ignores interrupts; 1 and 2 end at once
+                try {
+                    if (release.await(10, TimeUnit.SECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException ignored) {
+                    // keep waiting
+                }
+            }
+        });
+        started.await();
+        List<Worker> stuck = crew.stop(Duration.ofMillis(100)); // spent waiting on worker 0
+        assertThat(stuck).extracting(Worker::name).containsExactly("stoker-worker-0");
+        release.countDown();
+        crew.worker(0).thread().join();
+    }
 }

@@ -223,7 +223,7 @@ class WorkerFailureTest {
             it.next().close();
             assertThatThrownBy(it::next).isInstanceOf(LoaderException.class)
                     .hasCauseInstanceOf(AssertionError.class)
-                    .hasMessageStartingWith("dataset 'deep': loading batch 2 of epoch 0 failed: AssertionError")
+                    .hasMessageStartingWith("dataset 'deep': fetching sample 4 for batch 2 of epoch 0 failed: AssertionError")
                     .hasMessageEndingWith("(worker stoker-worker-0)");
             try (Batch next = it.next()) {
                 assertThat(next.index()).isEqualTo(3); // the pass goes on

@@ -70,6 +70,32 @@ class WorkerTunerTest {
                 + " batches/s");
     }
 
+    /** Storage that serves one read at a time: past one worker, more are no faster. */
+    private static final class OneAtATime implements Dataset<Long> {
+        @Override
+        public long size() {
+            return 1_000;
+        }
+
+        @Override
+        public synchronized Long get(long index) {
+            LockSupport.parkNanos(LOAD_NANOS / 4);
+            return index;
+        }
+    }
+
+    @Test
+    void theReasonExplainsTheCountChosenNotTheMostTried() {
+        OneAtATime ds = new OneAtATime();
+        TuningResult r = WorkerTuner.of(n -> DataLoader.builder(ds).batchSize(4).numWorkers(n).build())
+                .batchesPerTrial(10).step(Duration.ofMillis(1)).maxWorkers(16).run();
+
+        int most = r.trials().stream().mapToInt(TuningTrial::numWorkers).max().orElseThrow();
+        assertThat(r.numWorkers()).isLessThan(most); // more workers were tried, and no faster
+        assertThat(r.reason()).contains("(up to " + most + ")")
+                .endsWith(". With " + r.numWorkers() + ": " + r.chosen().profile().verdict().reason());
+    }
+
     @Test
     void withoutAStepItTakesTheFewestAboutAsFastAsTheFastest() {
         TuningResult r = tuner().maxWorkers(2).run();

@@ -243,4 +243,45 @@ class BufferPoolTest {
             assertThatThrownBy(() -> pool.acquire(-1)).isInstanceOf(IllegalArgumentException.class);
         }
     }
+
+    /** close() while an acquire allocates a fresh block outside the lock: the acquire fails and the block is freed. */
+    @Test
+    void anAcquireThatACloseOvertakesHandsNothingOut() throws Exception {
+        java.util.concurrent.CountDownLatch allocating = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch goOn = new java.util.concurrent.CountDownLatch(1);
+        AtomicReference<java.lang.foreign.Arena> block = new AtomicReference<>();
+        MemorySource ordinary = MemorySources.ordinary();
+        MemorySource slow = new MemorySource() {
+            public Allocation allocate(long bytes, long alignment) {
+                allocating.countDown();
+                try {
+                    goOn.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+                block.set(arena);
+                return new Allocation(arena.allocate(bytes, alignment), arena, false);
+            }
+
+            public boolean isPageLocked() {
+                return false;
+            }
+
+            public String describe() {
+                return ordinary.describe();
+            }
+        };
+        BufferPool pool = BufferPool.builder().name("overtaken").budgetBytes(1 << 20).source(slow).build();
+        java.util.concurrent.CompletableFuture<PooledBuffer> acquired =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> pool.acquire(4096, "batch 0"));
+        allocating.await();
+        pool.close();
+        goOn.countDown();
+        assertThatThrownBy(acquired::join).hasCauseInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("was closed while batch 0 waited");
+        assertThat(pool.reservedBytes()).isZero();
+        assertThat(pool.lentBytes()).isZero();
+        assertThat(block.get().scope().isAlive()).isFalse(); // freed, not left to the GC
+    }
 }

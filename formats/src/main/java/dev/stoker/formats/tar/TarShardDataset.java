@@ -118,6 +118,36 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
                 positions, ended);
     }
 
+    /**
+     * Checks a cursor from a saved state: one entry per shard of {@link #shards()}, each
+     * {@code -1} (shard done) or a sample of that shard (checked against its count when the shard
+     * is local; a remote shard's count would mean reading it).
+     */
+    @Override
+    public void checkCursor(long[] cursor) {
+        if (cursor.length != shards.size()) {
+            throw new IllegalArgumentException("the cursor has " + cursor.length + " entries, one per shard, but "
+                    + name() + " has " + shards.size() + " shards: a state of another shard list?");
+        }
+        for (int i = 0; i < cursor.length; i++) {
+            long from = cursor[i];
+            if (from == ShardPieces.DONE) {
+                continue;
+            }
+            if (from < 0) {
+                throw new IllegalArgumentException("the cursor's entry for shard " + shards.get(i) + " is " + from
+                        + ", neither a sample nor -1 (done)");
+            }
+            if (!ShardSources.isStreamed(shards.get(i))) {
+                long count = sampleCount(shards.get(i));
+                if (from > count) {
+                    throw new IllegalArgumentException("the cursor starts shard " + shards.get(i) + " at sample "
+                            + from + ", but it holds " + count + ": a state of other shards?");
+                }
+            }
+        }
+    }
+
     /** This worker's pieces of what is left after {@code cursor}: the rest of some shards, in epoch order. */
     @Override
     public SampleStream<TarSample> open(WorkerContext context, long[] cursor) {

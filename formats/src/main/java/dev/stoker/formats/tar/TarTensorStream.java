@@ -82,6 +82,14 @@ public final class TarTensorStream implements FillableStreamingDataset<TarSample
         return timed(reshardable().open(context, cursor));
     }
 
+    @Override
+    public void checkCursor(long[] cursor) {
+        if (!(source instanceof ReshardableStreamingDataset<TarSample> r)) {
+            throw new IllegalArgumentException("its source, " + source.name() + ", cannot go on from a cursor");
+        }
+        r.checkCursor(cursor);
+    }
+
     private ReshardableStreamingDataset<TarSample> reshardable() {
         if (source instanceof ReshardableStreamingDataset<TarSample> r) {
             return r;

@@ -164,6 +164,41 @@ class TarShardResumeTest {
         }
     }
 
+    /** A state whose cursor does not fit the shards (another shard list, a forged entry) is refused at restore. */
+    @Test
+    void aCursorThatDoesNotFitTheShardsIsRefusedAtRestore() {
+        TarShardDataset eight = TarShardDataset.builder(dir.resolve("R-{00..07}.tar").toString()).build();
+        LoaderState resharded;
+        try (DataLoader<TarSample> first = keys(DataLoader.builder(eight).batchSize(4).numWorkers(2))) {
+            ResumeRuns.stopAfter(first, 1, 3, b -> "", new ArrayList<>());
+            try (DataLoader<TarSample> second = keys(DataLoader.builder(eight).batchSize(4).numWorkers(3))) {
+                second.restore(first.state());
+                ResumeRuns.stopAfter(second, 1, 2, b -> "", new ArrayList<>());
+                resharded = second.state();
+            }
+        }
+        assertThat(resharded.streams().start()).hasSize(8);
+        TarShardDataset six = TarShardDataset.builder(dir.resolve("R-{00..05}.tar").toString()).build();
+        for (int workers : new int[] {3, 1}) { // the same layout (the cursor opens the streams), and another
+            try (DataLoader<TarSample> other = keys(DataLoader.builder(six).batchSize(4).numWorkers(workers))) {
+                assertThatThrownBy(() -> other.restore(resharded)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("8 entries, one per shard").hasMessageContaining("has 6 shards");
+            }
+        }
+        var s = resharded.streams();
+        for (long bad : new long[] {-2, 14, Long.MAX_VALUE}) {
+            long[] cursor = s.start();
+            cursor[5] = bad;
+            LoaderState forged = new LoaderState(resharded.epoch(), resharded.nextBatch(), new long[0],
+                    resharded.seed(), -1, -1, new dev.stoker.loader.StreamState(s.rank(), s.worldSize(), s.batchSize(),
+                    s.turn(), s.delivered(), s.samples(), s.batches(), s.ended(), cursor));
+            try (DataLoader<TarSample> other = keys(DataLoader.builder(eight).batchSize(4).numWorkers(1))) {
+                assertThatThrownBy(() -> other.restore(forged)).as("entry " + bad)
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("R-05.tar");
+            }
+        }
+    }
+
     @Test
     void aShuffleBufferOrAMissingRankIsRefusedWithAReason() {
         TarShardDataset buffered = TarShardDataset.builder(dir.resolve("R-{00..07}.tar").toString())

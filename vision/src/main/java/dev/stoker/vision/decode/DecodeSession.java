@@ -125,7 +125,8 @@ public final class DecodeSession implements AutoCloseable {
             return h;
         } catch (DecoderFailure f) {
             throw new ImageDecodeException(source, "not an image that can be read (" + failures(f.getMessage())
-                    + ", " + bytes.byteSize() + " bytes starting " + ImageIODecoder.firstBytes(firstBytes(bytes)) + ")");
+                    + ", " + bytes.byteSize() + " bytes starting " + ImageIODecoder.firstBytes(firstBytes(bytes)) + ")",
+                    f.getCause());
         }
     }
 
@@ -173,7 +174,7 @@ public final class DecodeSession implements AutoCloseable {
                 return turbo.decode(nativeData, turboHeader, scale, pixels, owner.options().allowTruncated());
             } catch (DecoderFailure f) {
                 throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
-                        + header.width() + "x" + header.height() + " (libjpeg-turbo: " + f.getMessage() + ")");
+                        + header.width() + "x" + header.height() + " (libjpeg-turbo: " + f.getMessage() + ")", f.getCause());
             }
         }
         if (route == Route.WEBP || route == Route.PNM) {
@@ -189,7 +190,7 @@ public final class DecodeSession implements AutoCloseable {
             return ImageIODecoder.decode(heapBytes(), source, pixels, owner.options());
         } catch (DecoderFailure f) {
             throw new ImageDecodeException(source, "cannot decode this " + header.format() + " image of "
-                    + header.width() + "x" + header.height() + " (" + failures(f.getMessage()) + ")");
+                    + header.width() + "x" + header.height() + " (" + failures(f.getMessage()) + ")", f.getCause());
         }
     }
 

@@ -39,7 +39,7 @@ final class ImageIODecoder {
         try {
             return new ImageHeader(reader.getWidth(0), reader.getHeight(0), reader.getFormatName());
         } catch (IOException | RuntimeException e) {
-            throw new DecoderFailure("unreadable header: " + message(e));
+            throw new DecoderFailure("unreadable header: " + message(e), e);
         } finally {
             reader.dispose();
         }
@@ -72,7 +72,7 @@ final class ImageIODecoder {
             if (e instanceof ImageDecodeException ide) {
                 throw ide;
             }
-            throw new DecoderFailure(message(e));
+            throw new DecoderFailure(message(e), e);
         } finally {
             reader.dispose();
         }

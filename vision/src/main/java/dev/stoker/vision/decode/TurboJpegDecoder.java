@@ -71,7 +71,7 @@ final class TurboJpegDecoder implements AutoCloseable {
             rc = (int) tj.decompressHeader3.invokeExact(handle, input, input.byteSize(),
                     ints, ints.asSlice(4), ints.asSlice(8), ints.asSlice(12));
         } catch (Throwable t) {
-            throw new DecoderFailure("tjDecompressHeader3 failed: " + t);
+            throw DecoderFailure.of("tjDecompressHeader3 failed", t);
         }
         int width = ints.getAtIndex(JAVA_INT, 0);
         int height = ints.getAtIndex(JAVA_INT, 1);
@@ -173,7 +173,7 @@ final class TurboJpegDecoder implements AutoCloseable {
             return (int) tj.decompress2.invokeExact(handle, input, input.byteSize(), dst, width, pitch, height,
                     cmyk ? TurboJpeg.TJPF_CMYK : TurboJpeg.TJPF_RGB, flags) == 0;
         } catch (Throwable t) {
-            throw new DecoderFailure("tjDecompress2 failed: " + t);
+            throw DecoderFailure.of("tjDecompress2 failed", t);
         }
     }
 
