@@ -5,6 +5,7 @@ import dev.stoker.environment.Finding;
 import dev.stoker.environment.NativeAccess;
 import dev.stoker.vision.decode.ImageDecoder;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Vision's part of {@link dev.stoker.environment.Environment}: native access and libjpeg-turbo for
@@ -25,31 +26,26 @@ public final class VisionProbe implements EnvironmentProbe {
     }
 
     private static Finding turboJpeg(boolean nativeAccess) {
-        String feature = "libjpeg-turbo";
-        String cost = "JPEGs are decoded by the JDK's ImageIO, about 2.5x slower";
-        if (!nativeAccess) {
-            return new Finding.Missing(MODULE, feature, cost + " (not looked up without native access)",
-                    "start the JVM with " + NativeAccess.flag(VisionProbe.class));
-        }
-        if (ImageDecoder.turboJpegAvailable()) {
-            return new Finding.Ready(MODULE, feature, "found");
-        }
-        return new Finding.Missing(MODULE, feature, cost,
+        return nativeLibrary("libjpeg-turbo", nativeAccess, ImageDecoder::turboJpegAvailable,
+                "JPEGs are decoded by the JDK's ImageIO, about 2.5x slower",
                 "install it (Debian/Ubuntu: apt-get install libturbojpeg0), or name it with -Dstoker.turbojpeg.path=FILE");
     }
 
     private static Finding libWebp(boolean nativeAccess) {
-        String feature = "libwebp";
-        String cost = "WebP is decoded by TwelveMonkeys' pure-Java reader: lossy images differ from PIL's by a few levels";
+        return nativeLibrary("libwebp", nativeAccess, ImageDecoder::libWebpAvailable,
+                "WebP is decoded by TwelveMonkeys' pure-Java reader: lossy images differ from PIL's by a few levels",
+                "install it (Debian/Ubuntu: apt-get install libwebp7 libwebpdemux2), or name it with -Dstoker.libwebp.path=FILE");
+    }
+
+    /** A library looked up only with native access, since the lookup without it draws the JDK's warning. */
+    private static Finding nativeLibrary(String feature, boolean nativeAccess, BooleanSupplier available,
+                                         String cost, String remedy) {
         if (!nativeAccess) {
             return new Finding.Missing(MODULE, feature, cost + " (not looked up without native access)",
                     "start the JVM with " + NativeAccess.flag(VisionProbe.class));
         }
-        if (ImageDecoder.libWebpAvailable()) {
-            return new Finding.Ready(MODULE, feature, "found");
-        }
-        return new Finding.Missing(MODULE, feature, cost,
-                "install it (Debian/Ubuntu: apt-get install libwebp7 libwebpdemux2), or name it with -Dstoker.libwebp.path=FILE");
+        return available.getAsBoolean() ? new Finding.Ready(MODULE, feature, "found")
+                : new Finding.Missing(MODULE, feature, cost, remedy);
     }
 
     private static Finding vectorApi() {
