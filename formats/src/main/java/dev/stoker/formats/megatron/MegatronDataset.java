@@ -19,7 +19,9 @@ import java.util.Objects;
  * int32, {@link #withOutput}). Documents group consecutive sequences ({@link #documentStart}).
  *
  * <p>Sequences have different lengths, so a batch of them needs padding: collate with
- * {@link dev.stoker.collate.PadCollate}, which keeps each length beside the padded tokens.
+ * {@link dev.stoker.collate.PadCollate}, which pads to the longest in the batch and keeps each
+ * length beside the padded tokens, or take {@link #padded} rows of one length, which the loader
+ * writes straight into the batch.
  *
  * <pre>{@code
  * try (MegatronDataset seqs = MegatronDataset.open(Path.of("data/wiki_text_document"))) {
@@ -156,6 +158,14 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
         for (int k = 0; k < count; k++) {
             dst.set(ValueLayout.JAVA_LONG_UNALIGNED, dstOffset + 8L * k, type.read(bin, at + (long) k * type.bytes()));
         }
+    }
+
+    /**
+     * These sequences as rows of {@code rowLength} int64 tokens, cut or padded with {@code pad},
+     * written straight into the batch; see {@link PaddedSequences}.
+     */
+    public PaddedSequences padded(int rowLength, long pad) {
+        return new PaddedSequences(this, rowLength, pad);
     }
 
     /** The number of tokens in sequence {@code index}. */
