@@ -3,6 +3,7 @@ package dev.stoker.formats.jsonl;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.formats.tar.ShardAssignment;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,9 @@ import java.util.Objects;
  * are dealt; with fewer files, every worker reads every file and keeps lines
  * {@code g, g + G, ...} of their concatenation, so that one big file still feeds every worker
  * (each decompresses all of it, but parses only its share). Either way every line goes to exactly
- * one worker. A resumed stream moves past what it had delivered by counting lines, without
- * parsing them ({@link SampleStream#skip}).
+ * one worker. {@link #withShuffledFiles} deals the files in a new seeded order each epoch. A
+ * resumed stream moves past what it had delivered by counting lines, without parsing them
+ * ({@link SampleStream#skip}).
  *
  * <pre>{@code
  * JsonlStream<String> texts = JsonlStream.field(List.of(Path.of("a.jsonl.gz"), Path.of("b.jsonl.gz")), "text");
@@ -44,12 +46,15 @@ public final class JsonlStream<T> implements StreamingDataset<T> {
     private final List<Compression> compressions;
     private final LineDecoder<T> decoder;
     private final int maxLineBytes;
+    private final boolean shuffleFiles;
 
-    private JsonlStream(List<Path> files, List<Compression> compressions, LineDecoder<T> decoder, int maxLineBytes) {
+    private JsonlStream(List<Path> files, List<Compression> compressions, LineDecoder<T> decoder, int maxLineBytes,
+                        boolean shuffleFiles) {
         this.files = files;
         this.compressions = compressions;
         this.decoder = decoder;
         this.maxLineBytes = maxLineBytes;
+        this.shuffleFiles = shuffleFiles;
     }
 
     /** The string value of field {@code name} of each line of {@code files}. @throws IOException for a missing or zstd file */
@@ -72,7 +77,7 @@ public final class JsonlStream<T> implements StreamingDataset<T> {
             }
             kinds.add(c);
         }
-        return new JsonlStream<>(copy, List.copyOf(kinds), decoder, DEFAULT_MAX_LINE_BYTES);
+        return new JsonlStream<>(copy, List.copyOf(kinds), decoder, DEFAULT_MAX_LINE_BYTES, false);
     }
 
     /** This stream with lines up to {@code bytes} long; longer ones are bad lines. */
@@ -80,7 +85,16 @@ public final class JsonlStream<T> implements StreamingDataset<T> {
         if (bytes < 1) {
             throw new IllegalArgumentException("the longest line must be at least 1 byte, not " + bytes);
         }
-        return new JsonlStream<>(files, compressions, decoder, bytes);
+        return new JsonlStream<>(files, compressions, decoder, bytes, shuffleFiles);
+    }
+
+    /**
+     * This stream with the files in a new seeded order each epoch, the same on every rank and
+     * worker: tar shards' rule ({@link ShardAssignment#order}), a pure function of the seed and
+     * the epoch, so a resumed epoch reads the same order. Lines within a file keep their order.
+     */
+    public JsonlStream<T> withShuffledFiles(boolean shuffle) {
+        return new JsonlStream<>(files, compressions, decoder, maxLineBytes, shuffle);
     }
 
     /** The files, in order. */
@@ -93,18 +107,24 @@ public final class JsonlStream<T> implements StreamingDataset<T> {
         Objects.requireNonNull(context, "context");
         int g = context.globalWorkerId();
         int workers = context.globalWorkers();
-        if (files.size() >= workers) {
+        List<Integer> order = order(context.seed(), context.epoch());
+        if (order.size() >= workers) {
             List<Integer> mine = new ArrayList<>();
-            for (int i = g; i < files.size(); i += workers) {
-                mine.add(i);
+            for (int i = g; i < order.size(); i += workers) {
+                mine.add(order.get(i));
             }
             return new JsonlWorkerStream<>(this, mine, 1, 0);
         }
-        List<Integer> all = new ArrayList<>();
+        return new JsonlWorkerStream<>(this, order, workers, g);
+    }
+
+    /** The files of epoch {@code epoch}, by their place in {@link #files()}, in reading order. */
+    List<Integer> order(long seed, long epoch) {
+        List<String> positions = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
-            all.add(i);
+            positions.add(Integer.toString(i));
         }
-        return new JsonlWorkerStream<>(this, all, workers, g);
+        return ShardAssignment.order(positions, shuffleFiles, seed, epoch).stream().map(Integer::valueOf).toList();
     }
 
     Path file(int i) {

@@ -44,7 +44,8 @@ class JsonlStreamResumeTest {
         Random random = new Random(7);
         for (int trial = 0; trial < 16; trial++) {
             int workers = random.nextInt(6); // 4 files: from 5 workers on, each worker strides over every file
-            JsonlStream<String> ds = JsonlStream.field(files.subList(0, 1 + random.nextInt(4)), "text");
+            JsonlStream<String> ds = JsonlStream.field(files.subList(0, 1 + random.nextInt(4)), "text")
+                    .withShuffledFiles(random.nextBoolean());
             List<String> expected;
             try (DataLoader<String> loader = loader(ds, workers)) {
                 expected = ResumeRuns.uninterrupted(loader, EPOCHS, JsonlStreamResumeTest::describe);

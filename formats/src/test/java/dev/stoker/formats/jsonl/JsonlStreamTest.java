@@ -67,7 +67,7 @@ class JsonlStreamTest {
         for (int trial = 0; trial < 25; trial++) {
             List<String> texts = new ArrayList<>();
             List<Path> files = files(rnd.nextInt(1, 7), rnd, texts, rnd.nextBoolean());
-            JsonlStream<String> stream = JsonlStream.field(files, "text");
+            JsonlStream<String> stream = JsonlStream.field(files, "text").withShuffledFiles(rnd.nextBoolean());
             int world = rnd.nextInt(1, 4);
             int workers = rnd.nextInt(1, 4);
             List<String> all = new ArrayList<>();
@@ -79,6 +79,22 @@ class JsonlStreamTest {
             assertThat(all).as("trial %d: %d files, %d x %d workers", trial, files.size(), world, workers)
                     .containsExactlyInAnyOrderElementsOf(texts);
         }
+    }
+
+    @Test
+    void shuffledFilesComeInANewOrderEachEpochTheSameForEveryWorker() throws Exception {
+        List<Path> files = files(8, new SplittableRandom(1), new ArrayList<>(), false);
+        JsonlStream<String> stream = JsonlStream.field(files, "text").withShuffledFiles(true);
+        assertThat(stream.order(4, 0)).isNotEqualTo(stream.order(4, 1)).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7)
+                .isEqualTo(stream.order(4, 0));
+        assertThat(JsonlStream.field(files, "text").order(4, 1)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        List<String> firstLines = new ArrayList<>();
+        for (int epoch = 0; epoch < 2; epoch++) {
+            try (SampleStream<String> s = stream.open(new WorkerContext(0, 1, 0, 1, epoch, 4))) {
+                firstLines.add(s.hasNext() ? s.next() : "");
+            }
+        }
+        assertThat(firstLines.get(0)).isNotEqualTo(firstLines.get(1));
     }
 
     @Test
