@@ -78,18 +78,6 @@ public enum MegatronDType {
         return null;
     }
 
-    /** Reads the token at byte {@code offset} of {@code bin} (little-endian, as NumPy writes on every platform Megatron runs). */
-    long read(MemorySegment bin, long offset) {
-        return switch (this) {
-            case UINT8 -> Byte.toUnsignedLong(bin.get(ValueLayout.JAVA_BYTE, offset));
-            case INT8 -> bin.get(ValueLayout.JAVA_BYTE, offset);
-            case INT16 -> bin.get(LE16, offset);
-            case UINT16 -> Short.toUnsignedLong(bin.get(LE16, offset));
-            case INT32 -> bin.get(LE32, offset);
-            case INT64 -> bin.get(LE64, offset);
-        };
-    }
-
     /** Writes {@code token}, already checked to fit, at byte {@code offset} of {@code out}. */
     void write(MemorySegment out, long offset, long token) {
         switch (this) {

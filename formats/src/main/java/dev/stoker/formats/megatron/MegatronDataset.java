@@ -8,7 +8,6 @@ import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -132,7 +131,7 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
     public long[] tokens(long index) {
         checkSequence(index);
         long[] tokens = new long[this.index.length(index)];
-        read(index, 0, tokens.length, MemorySegment.ofArray(tokens), 0);
+        TokenCopy.toLongs(this.index.dtype(), binFile.segment(), this.index.pointer(index), tokens, tokens.length);
         return tokens;
     }
 
@@ -148,16 +147,8 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
             throw new IndexOutOfBoundsException(binFile.path() + ": tokens [" + from + ", " + ((long) from + count)
                     + ") of sequence " + sequence + " are outside [0, " + length + ")");
         }
-        read(sequence, from, count, dst, dstOffset);
-    }
-
-    private void read(long sequence, int from, int count, MemorySegment dst, long dstOffset) {
         MegatronDType type = index.dtype();
-        MemorySegment bin = binFile.segment();
-        long at = index.pointer(sequence) + (long) from * type.bytes();
-        for (int k = 0; k < count; k++) {
-            dst.set(ValueLayout.JAVA_LONG_UNALIGNED, dstOffset + 8L * k, type.read(bin, at + (long) k * type.bytes()));
-        }
+        TokenCopy.toSegment(type, binFile.segment(), index.pointer(sequence) + (long) from * type.bytes(), dst, dstOffset, count);
     }
 
     /**

@@ -52,8 +52,10 @@ public final class PaddedSequences implements FillableDataset<PaddedSequence> {
 
     @Override
     public PaddedSequence get(long index) {
-        long[] row = new long[rowLength];
-        int n = write(index, MemorySegment.ofArray(row), 0);
+        long[] tokens = sequences.tokens(index); // arrays and batch memory take separate loops (see TokenCopy)
+        int n = Math.min(tokens.length, rowLength);
+        long[] row = java.util.Arrays.copyOf(tokens, rowLength);
+        java.util.Arrays.fill(row, n, rowLength, pad);
         return new PaddedSequence(new Tensor(MemorySegment.ofArray(row), DType.I64, Shape.of(rowLength)), n);
     }
 

@@ -80,16 +80,27 @@ class MegatronFixturesTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
-    void widenReadsAPartOfASequence() throws Exception {
-        MegatronFixtures.Listing expected = MegatronFixtures.listing("uint16");
-        try (MegatronDataset ds = MegatronDataset.open(MegatronFixtures.prefix("uint16"))) {
-            long[] whole = expected.sequences().get(0);
-            long[] part = new long[5];
-            ds.widen(0, 3, 5, java.lang.foreign.MemorySegment.ofArray(part), 0);
-            assertThat(part).containsExactly(java.util.Arrays.copyOfRange(whole, 3, 8));
-            assertThatThrownBy(() -> ds.widen(0, whole.length - 2, 3, java.lang.foreign.MemorySegment.ofArray(part), 0))
-                    .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("sequence 0");
+    @ParameterizedTest
+    @FieldSource("NAMES")
+    void widenWritesAnyPartOfASequenceIntoNativeMemory(String name) throws Exception {
+        MegatronFixtures.Listing expected = MegatronFixtures.listing(name);
+        try (MegatronDataset ds = MegatronDataset.open(MegatronFixtures.prefix(name));
+                java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            for (int i = 0; i < ds.size(); i++) {
+                long[] whole = expected.sequences().get(i);
+                int from = whole.length / 3;
+                int count = whole.length - from - whole.length / 4;
+                java.lang.foreign.MemorySegment dst = arena.allocate(8L * count + 16);
+                ds.widen(i, from, count, dst, 8);
+                long[] got = new long[count];
+                java.lang.foreign.MemorySegment.copy(dst, java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 8, got, 0, count);
+                assertThat(got).as("sequence %d", i).containsExactly(java.util.Arrays.copyOfRange(whole, from, from + count));
+            }
+            if (ds.size() > 0) {
+                int length = ds.sequenceLength(0);
+                assertThatThrownBy(() -> ds.widen(0, length - 2, 3, arena.allocate(64), 0))
+                        .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("sequence 0");
+            }
         }
     }
 }
