@@ -95,6 +95,15 @@ public final class MegatronWriter implements AutoCloseable {
         addDocumentPart(tokens, 0, tokens.length, mode);
     }
 
+    /** Adds one sequence of int tokens (what most tokenizers return), of mode 0 in a multimodal dataset. */
+    public void addSequence(int[] tokens) throws IOException {
+        long[] wide = new long[tokens.length];
+        for (int k = 0; k < tokens.length; k++) {
+            wide[k] = tokens[k];
+        }
+        addSequence(wide, 0);
+    }
+
     /** Closes the current document: the sequences added since the last call are its sequences. */
     public void endDocument() {
         checkOpen();

@@ -80,7 +80,7 @@ class MegatronWriterTest {
         try (MegatronWriter out = MegatronWriter.create(prefix, MegatronDType.INT32)) {
             out.addSequence(new long[] {1, 2});
             out.endDocument();
-            out.addSequence(new long[] {3});
+            out.addSequence(new int[] {3});
             out.addSequence(new long[] {});
             out.commit();
             assertThatThrownBy(() -> out.addSequence(new long[] {4})).isInstanceOf(IllegalStateException.class);
@@ -90,6 +90,7 @@ class MegatronWriterTest {
             assertThat(ds.documentCount()).isEqualTo(2);
             assertThat(ds.documentStart(1)).isEqualTo(1);
             assertThat(ds.documentEnd(1)).isEqualTo(3);
+            assertThat(ds.tokens(1)).containsExactly(3);
             assertThat(ds.tokens(2)).isEmpty();
         }
         assertThat(files()).containsExactlyInAnyOrder("d.bin", "d.idx");
