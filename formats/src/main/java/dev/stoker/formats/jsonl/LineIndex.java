@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
@@ -57,10 +58,14 @@ final class LineIndex implements AutoCloseable {
     /** Scans {@code data} and writes its index to {@code sidecar}: to a temporary file beside it, then renamed. */
     static void build(Path data, Path sidecar) throws IOException {
         Stamp stamp = Stamp.of(data);
-        Path temp = Files.createTempFile(sidecar.toAbsolutePath().getParent(), sidecar.getFileName() + ".", ".tmp");
+        // a name of its own (two ranks may index one file at once; the last rename wins, both whole),
+        // created as any file is, so that the sidecar has the umask's permissions
+        Path temp = sidecar.resolveSibling(sidecar.getFileName() + "."
+                + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
             CRC32C crc = new CRC32C();
-            try (OutputStream out = Files.newOutputStream(temp); InputStream in = Files.newInputStream(data)) {
+            try (OutputStream out = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    InputStream in = Files.newInputStream(data)) {
                 ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
                 buf.put(MAGIC).putInt(VERSION).putInt(0).putLong(stamp.size).putLong(stamp.mtime).putInt(stamp.head).putInt(0);
                 buf.putLong(0);

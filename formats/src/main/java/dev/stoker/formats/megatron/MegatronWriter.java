@@ -68,11 +68,12 @@ public final class MegatronWriter implements AutoCloseable {
         this.dtype = dtype;
         this.multimodal = multimodal;
         this.modes = multimodal ? new byte[1024] : null;
-        Path bin = MegatronDataset.binPath(prefix);
-        Path dir = bin.toAbsolutePath().getParent();
-        this.binTemp = Files.createTempFile(dir, bin.getFileName() + ".", ".tmp");
-        this.idxTemp = MegatronDataset.idxPath(prefix).resolveSibling(binTemp.getFileName() + ".idx.tmp");
-        this.bin = Channels.newOutputStream(FileChannel.open(binTemp, StandardOpenOption.WRITE));
+        // a name of its own per writer (two jobs may write one prefix), created as any file is, so
+        // that the published files have the umask's permissions (createTempFile's are owner-only)
+        String unique = "." + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".tmp";
+        this.binTemp = MegatronDataset.binPath(prefix).resolveSibling(MegatronDataset.binPath(prefix).getFileName() + unique);
+        this.idxTemp = MegatronDataset.idxPath(prefix).resolveSibling(MegatronDataset.idxPath(prefix).getFileName() + unique);
+        this.bin = Channels.newOutputStream(FileChannel.open(binTemp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
     }
 
     /** A writer of tokens of {@code dtype} to {@code prefix.bin} and {@code prefix.idx}. */

@@ -70,6 +70,14 @@ class JsonlIndexTest {
     }
 
     @Test
+    void theSidecarHasThePermissionsOfAnyNewFile() throws Exception {
+        Path p = write("p.jsonl", "{\"text\":\"x\"}\n");
+        JsonlDataset.lines(p).close();
+        var plain = Files.getPosixFilePermissions(Files.createFile(dir.resolve("plain")));
+        assertThat(Files.getPosixFilePermissions(JsonlDataset.sidecarOf(p))).isEqualTo(plain);
+    }
+
+    @Test
     void aChangedFileIsRefusedSayingWhat() throws Exception {
         Path p = write("d.jsonl", "{\"text\":\"x\"}\n");
         JsonlDataset.lines(p).close();

@@ -97,6 +97,18 @@ class MegatronWriterTest {
     }
 
     @Test
+    void thePublishedFilesHaveThePermissionsOfAnyNewFile() throws Exception {
+        Path prefix = dir.resolve("d");
+        try (MegatronWriter out = MegatronWriter.create(prefix, MegatronDType.UINT8)) {
+            out.addSequence(new long[] {1});
+            out.commit();
+        }
+        var plain = Files.getPosixFilePermissions(Files.createFile(dir.resolve("plain")));
+        assertThat(Files.getPosixFilePermissions(MegatronDataset.binPath(prefix))).isEqualTo(plain);
+        assertThat(Files.getPosixFilePermissions(MegatronDataset.idxPath(prefix))).isEqualTo(plain);
+    }
+
+    @Test
     void aTokenOutsideTheTypeIsRefusedNamingTheSequence() throws Exception {
         try (MegatronWriter out = MegatronWriter.create(dir.resolve("d"), MegatronDType.UINT16)) {
             out.addSequence(new long[] {1});
