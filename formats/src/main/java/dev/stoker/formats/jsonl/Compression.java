@@ -1,0 +1,35 @@
+package dev.stoker.formats.jsonl;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** How a JSONL file is stored, by its first bytes (not its name: a renamed file is still what it is). */
+enum Compression {
+    NONE,
+    GZIP,
+    ZSTD;
+
+    static Compression of(Path file) throws IOException {
+        byte[] head = new byte[4];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, 4);
+        }
+        if (n >= 2 && (head[0] & 0xFF) == 0x1F && (head[1] & 0xFF) == 0x8B) {
+            return GZIP;
+        }
+        if (n == 4 && (head[0] & 0xFF) == 0x28 && (head[1] & 0xFF) == 0xB5 && (head[2] & 0xFF) == 0x2F
+                && (head[3] & 0xFF) == 0xFD) {
+            return ZSTD;
+        }
+        return NONE;
+    }
+
+    /** The refusal of a zstd file: the JDK has no zstd decoder and formats takes no dependency. */
+    static JsonlIndexException zstd(Path file) {
+        return new JsonlIndexException(file + " is zstd-compressed, which Stoker's JDK-only formats module cannot "
+                + "decompress; decompress it first (zstd -d) or recompress it with gzip");
+    }
+}

@@ -1,0 +1,346 @@
+package dev.stoker.formats.jsonl;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads one string field out of one JSON object held as UTF-8 bytes, checking the whole line
+ * against JSON's grammar (RFC 8259) on the way.
+ *
+ * <p>Why by hand: core and formats depend on the JDK alone (DESIGN.md), the JDK has no JSON
+ * parser, and a training loader wants one field of a line, not a tree: this reads the line once,
+ * builds a {@code String} for the value asked for only, and allocates nothing for the rest.
+ *
+ * <p>What it accepts is what Python's {@code json.loads} accepts, so that every line Python's
+ * {@code json.dumps} writes reads here: the JSON grammar, plus {@code NaN}, {@code Infinity} and
+ * {@code -Infinity} (which {@code json.dumps} writes for such floats), and {@code \ud800}-style
+ * escapes of unpaired surrogates (kept as such in the {@code String}). Like Python, a key given
+ * twice takes its last value. Strings must be valid UTF-8 with no raw control characters; nesting
+ * deeper than {@value #MAX_DEPTH} is refused rather than followed (no stack overflow).
+ *
+ * <p>Thread-safe: no state between calls.
+ */
+final class JsonField {
+    static final int MAX_DEPTH = 512;
+
+    private final byte[] b;
+    private final int end;
+    private int pos;
+    private final String key;
+    private String found;
+    private boolean has;
+
+    private JsonField(byte[] bytes, int length, String key) {
+        this.b = bytes;
+        this.end = length;
+        this.key = key;
+    }
+
+    /** The failure of a parse: the byte column (from 1) and what was wrong. */
+    static final class Bad extends Exception {
+        Bad(int pos, String what) {
+            super("column " + (pos + 1) + ": " + what, null, false, false);
+        }
+    }
+
+    /** Thrown for a field that is there but not a string. */
+    static final class NotAString extends Exception {
+        NotAString(String what) {
+            super(what, null, false, false);
+        }
+    }
+
+    /**
+     * The string value of top-level member {@code key} of the object in {@code bytes[0, length)},
+     * or null when the object has no such member.
+     *
+     * @throws Bad when the bytes are not one JSON object (and whitespace)
+     * @throws NotAString when the member's value is not a string
+     */
+    static String string(byte[] bytes, int length, String key) throws Bad, NotAString {
+        JsonField p = new JsonField(bytes, length, key);
+        p.document();
+        if (p.has && p.found == null) {
+            throw new NotAString("field \"" + key + "\" is not a string");
+        }
+        return p.found;
+    }
+
+    /** Checks that {@code bytes[0, length)} is one JSON value of any kind. */
+    static void check(byte[] bytes, int length) throws Bad {
+        JsonField p = new JsonField(bytes, length, null);
+        p.skipWs();
+        p.value(0);
+        p.skipWs();
+        if (p.pos != p.end) {
+            throw new Bad(p.pos, "unexpected " + p.show() + " after the value");
+        }
+    }
+
+    private void document() throws Bad {
+        skipWs();
+        if (pos >= end || b[pos] != '{') {
+            throw new Bad(pos, "expected a JSON object, found " + show());
+        }
+        object(0, true);
+        skipWs();
+        if (pos != end) {
+            throw new Bad(pos, "unexpected " + show() + " after the object");
+        }
+    }
+
+    private void value(int depth) throws Bad {
+        if (pos >= end) {
+            throw new Bad(pos, "expected a value, found the end of the line");
+        }
+        switch (b[pos]) {
+            case '{' -> object(depth, false);
+            case '[' -> array(depth);
+            case '"' -> string(false);
+            case 't' -> literal("true");
+            case 'f' -> literal("false");
+            case 'n' -> literal("null");
+            case 'N' -> literal("NaN");
+            case 'I' -> literal("Infinity");
+            default -> number();
+        }
+    }
+
+    private void object(int depth, boolean top) throws Bad {
+        nest(depth);
+        pos++; // '{'
+        skipWs();
+        if (pos < end && b[pos] == '}') {
+            pos++;
+            return;
+        }
+        while (true) {
+            skipWs();
+            if (pos >= end || b[pos] != '"') {
+                throw new Bad(pos, "expected a key in double quotes, found " + show());
+            }
+            boolean wanted = top && key != null;
+            String name = string(wanted);
+            skipWs();
+            expect(':');
+            skipWs();
+            if (wanted && key.equals(name)) {
+                has = true;
+                if (pos < end && b[pos] == '"') {
+                    found = string(true);
+                } else {
+                    found = null; // not a string: reported by the caller, after the whole line is checked
+                    value(depth + 1);
+                }
+            } else {
+                value(depth + 1);
+            }
+            skipWs();
+            if (pos < end && b[pos] == ',') {
+                pos++;
+                continue;
+            }
+            expect('}');
+            return;
+        }
+    }
+
+    private void array(int depth) throws Bad {
+        nest(depth);
+        pos++; // '['
+        skipWs();
+        if (pos < end && b[pos] == ']') {
+            pos++;
+            return;
+        }
+        while (true) {
+            skipWs();
+            value(depth + 1);
+            skipWs();
+            if (pos < end && b[pos] == ',') {
+                pos++;
+                continue;
+            }
+            expect(']');
+            return;
+        }
+    }
+
+    private void nest(int depth) throws Bad {
+        if (depth >= MAX_DEPTH) {
+            throw new Bad(pos, "nested deeper than " + MAX_DEPTH + " objects and arrays");
+        }
+    }
+
+    /** A string from the opening quote; returns its value when {@code build}, else checks it and returns null. */
+    private String string(boolean build) throws Bad {
+        pos++; // '"'
+        StringBuilder out = build ? new StringBuilder() : null;
+        int run = pos; // start of the current run of raw bytes
+        boolean ascii = true;
+        while (true) {
+            if (pos >= end) {
+                throw new Bad(pos, "a string is not closed");
+            }
+            int c = b[pos] & 0xFF;
+            if (c == '"' || c == '\\') {
+                flush(out, run, pos, ascii);
+                ascii = true;
+                if (c == '"') {
+                    pos++;
+                    return build ? out.toString() : null;
+                }
+                escape(out);
+                run = pos;
+            } else if (c < 0x20) {
+                throw new Bad(pos, "a raw control character (0x" + Integer.toHexString(c) + ") inside a string; JSON escapes it");
+            } else {
+                if (c >= 0x80) {
+                    ascii = false;
+                }
+                pos++;
+            }
+        }
+    }
+
+    /** Appends raw bytes [from, to) to {@code out}, checked as UTF-8 (even when not building). */
+    private void flush(StringBuilder out, int from, int to, boolean ascii) throws Bad {
+        if (ascii) {
+            if (out != null) {
+                for (int i = from; i < to; i++) {
+                    out.append((char) b[i]);
+                }
+            }
+            return;
+        }
+        CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            CharBuffer chars = d.decode(ByteBuffer.wrap(b, from, to - from));
+            if (out != null) {
+                out.append(chars);
+            }
+        } catch (CharacterCodingException e) {
+            throw new Bad(from, "a string is not valid UTF-8");
+        }
+    }
+
+    private void escape(StringBuilder out) throws Bad {
+        int at = pos;
+        pos++; // '\\'
+        if (pos >= end) {
+            throw new Bad(at, "a string ends inside an escape");
+        }
+        char c = (char) b[pos++];
+        char v;
+        switch (c) {
+            case '"' -> v = '"';
+            case '\\' -> v = '\\';
+            case '/' -> v = '/';
+            case 'b' -> v = '\b';
+            case 'f' -> v = '\f';
+            case 'n' -> v = '\n';
+            case 'r' -> v = '\r';
+            case 't' -> v = '\t';
+            case 'u' -> v = hex4(at);
+            default -> throw new Bad(at, "\\" + (c >= 0x20 && c < 0x7F ? String.valueOf(c) : "(byte " + (c & 0xFF) + ")")
+                    + " is not a JSON escape");
+        }
+        if (out != null) {
+            out.append(v); // a surrogate pair arrives as two \\u escapes, two chars: Java's UTF-16 as it is
+        }
+    }
+
+    private char hex4(int at) throws Bad {
+        if (end - pos < 4) {
+            throw new Bad(at, "\\u needs four hex digits");
+        }
+        int v = 0;
+        for (int i = 0; i < 4; i++) {
+            int d = Character.digit(b[pos++], 16);
+            if (d < 0) {
+                throw new Bad(at, "\\u needs four hex digits");
+            }
+            v = v << 4 | d;
+        }
+        return (char) v;
+    }
+
+    private void literal(String word) throws Bad {
+        int n = word.length();
+        if (end - pos < n) {
+            throw new Bad(pos, "expected a value, found " + show());
+        }
+        for (int i = 0; i < n; i++) {
+            if (b[pos + i] != word.charAt(i)) {
+                throw new Bad(pos, "expected a value, found " + show());
+            }
+        }
+        pos += n;
+    }
+
+    private void number() throws Bad {
+        int start = pos;
+        if (b[pos] == '-') {
+            pos++;
+            if (pos < end && b[pos] == 'I') {
+                literal("Infinity");
+                return;
+            }
+        }
+        if (pos < end && b[pos] == '0') {
+            pos++;
+        } else if (digits() == 0) {
+            pos = start;
+            throw new Bad(pos, "expected a value, found " + show());
+        }
+        if (pos < end && b[pos] == '.') {
+            pos++;
+            if (digits() == 0) {
+                throw new Bad(pos, "a number needs digits after its decimal point");
+            }
+        }
+        if (pos < end && (b[pos] == 'e' || b[pos] == 'E')) {
+            pos++;
+            if (pos < end && (b[pos] == '+' || b[pos] == '-')) {
+                pos++;
+            }
+            if (digits() == 0) {
+                throw new Bad(pos, "a number needs digits in its exponent");
+            }
+        }
+    }
+
+    private int digits() {
+        int from = pos;
+        while (pos < end && b[pos] >= '0' && b[pos] <= '9') {
+            pos++;
+        }
+        return pos - from;
+    }
+
+    private void expect(char c) throws Bad {
+        if (pos >= end || b[pos] != c) {
+            throw new Bad(pos, "expected '" + c + "', found " + show());
+        }
+        pos++;
+    }
+
+    private void skipWs() {
+        while (pos < end && (b[pos] == ' ' || b[pos] == '\t' || b[pos] == '\r' || b[pos] == '\n')) {
+            pos++;
+        }
+    }
+
+    private String show() {
+        if (pos >= end) {
+            return "the end of the line";
+        }
+        int c = b[pos] & 0xFF;
+        return c >= 0x20 && c < 0x7F ? "'" + (char) c + "'" : "byte 0x" + Integer.toHexString(c);
+    }
+}

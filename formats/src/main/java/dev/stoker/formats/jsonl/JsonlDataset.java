@@ -1,0 +1,172 @@
+package dev.stoker.formats.jsonl;
+
+import dev.stoker.data.Dataset;
+import dev.stoker.formats.mmap.MappedFile;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A JSONL file (one JSON object per line) as a map-style dataset: sample {@code i} is line
+ * {@code i} (from 0; line {@code i + 1} of an editor), either the string value of one field
+ * ({@link #field}: {@code "text"}, say) or the line's bytes ({@link #lines}).
+ *
+ * <p>The file is indexed once by its line offsets into a sidecar beside it
+ * ({@code train.jsonl.lines}; written to a temporary name and renamed), then memory-mapped with
+ * it: a read is two index reads and one copy. A sidecar made for another version of the file
+ * (another size, modification time or first 64 KiB) is refused with a {@link JsonlIndexException}
+ * that says so; delete it to index again.
+ *
+ * <pre>{@code
+ * try (JsonlDataset<String> docs = JsonlDataset.field(Path.of("train.jsonl"), "text")) {
+ *     String first = docs.get(0);
+ *     DataLoader<String> loader = DataLoader.builder(docs).batchSize(32).shuffle(true)
+ *             .collate((texts, memory) -> tokenize(texts)).build();
+ * }
+ * }</pre>
+ *
+ * <p>Every line is a sample: a blank or malformed line throws a {@link JsonlLineException} naming
+ * the file and the line when it is read (the loader's skip policy can count it instead).
+ *
+ * <p>NOTE: random access needs a plain file. A gzip stream can only be read from its start, so
+ * each line would cost a decompression of everything before it; such a file is refused at open,
+ * pointing to {@link JsonlStream}, which reads it in one pass (or decompress it once with
+ * {@code gunzip -k} and index the result). zstd is refused everywhere: the JDK has no decoder and
+ * this module takes no dependency.
+ *
+ * @param <T> {@code String} for a field, {@code byte[]} for raw lines
+ */
+public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
+    private final Path file;
+    private final MappedFile data;
+    private final LineIndex index;
+    private final LineDecoder<T> decoder;
+
+    private JsonlDataset(Path file, MappedFile data, LineIndex index, LineDecoder<T> decoder) {
+        this.file = file;
+        this.data = data;
+        this.index = index;
+        this.decoder = decoder;
+    }
+
+    /** Line {@code i}'s field {@code name}, a JSON string, as a {@code String}; indexed beside the file. */
+    public static JsonlDataset<String> field(Path file, String name) throws IOException {
+        return open(file, LineIndex.sidecarOf(file), LineDecoder.field(name));
+    }
+
+    /** As {@link #field(Path, String)}, with the index at {@code sidecar} (for a folder that cannot be written). */
+    public static JsonlDataset<String> field(Path file, Path sidecar, String name) throws IOException {
+        return open(file, sidecar, LineDecoder.field(name));
+    }
+
+    /** Line {@code i}'s bytes, without its newline, unparsed; indexed beside the file. */
+    public static JsonlDataset<byte[]> lines(Path file) throws IOException {
+        return open(file, LineIndex.sidecarOf(file), LineDecoder.raw());
+    }
+
+    /** As {@link #lines(Path)}, with the index at {@code sidecar}. */
+    public static JsonlDataset<byte[]> lines(Path file, Path sidecar) throws IOException {
+        return open(file, sidecar, LineDecoder.raw());
+    }
+
+    /** The default sidecar of {@code file}: its name plus {@code .lines}. */
+    public static Path sidecarOf(Path file) {
+        return LineIndex.sidecarOf(file);
+    }
+
+    /** (Re)builds {@code file}'s index at {@code sidecar}, replacing what is there. */
+    public static void index(Path file, Path sidecar) throws IOException {
+        checkPlain(file);
+        LineIndex.build(file, sidecar);
+    }
+
+    private static <T> JsonlDataset<T> open(Path file, Path sidecar, LineDecoder<T> decoder) throws IOException {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(sidecar, "sidecar");
+        checkPlain(file);
+        if (!Files.exists(sidecar)) {
+            LineIndex.build(file, sidecar);
+        }
+        LineIndex index = LineIndex.open(file, sidecar);
+        try {
+            MappedFile data = MappedFile.open(file);
+            if (data.size() != index.start(index.lines())) { // changed since the index was checked
+                data.close();
+                throw new JsonlIndexException(file + " changed while it was opened (" + data.size() + " bytes, indexed at "
+                        + index.start(index.lines()) + ")");
+            }
+            return new JsonlDataset<>(file, data, index, decoder);
+        } catch (IOException | RuntimeException e) {
+            index.close();
+            throw e;
+        }
+    }
+
+    private static void checkPlain(Path file) throws IOException {
+        switch (Compression.of(file)) {
+            case GZIP -> throw new JsonlIndexException(file + " is gzip-compressed, and a gzip stream cannot be read "
+                    + "from the middle: read it in one pass with JsonlStream, or decompress it once (gunzip -k) and "
+                    + "open the plain file");
+            case ZSTD -> throw Compression.zstd(file);
+            case NONE -> { }
+        }
+    }
+
+    /** The number of lines. */
+    @Override
+    public long size() {
+        return index.lines();
+    }
+
+    /** Line {@code index} (from 0), decoded. @throws JsonlLineException naming the file and line for a bad line */
+    @Override
+    public T get(long index) {
+        byte[] line = bytes(index);
+        return decoder.decode(line, line.length, file, index + 1);
+    }
+
+    /** Line {@code index}'s bytes, without its newline (and the {@code '\r'} of a CRLF file). */
+    public byte[] bytes(long index) {
+        if (index < 0 || index >= this.index.lines()) {
+            throw new IndexOutOfBoundsException(file + ": line " + index + " is outside [0, " + this.index.lines() + ")");
+        }
+        long start = this.index.start(index);
+        long end = this.index.next(index);
+        MemorySegment seg = data.segment();
+        if (end > start && seg.get(ValueLayout.JAVA_BYTE, end - 1) == '\n') {
+            end--;
+        }
+        if (end - start > Integer.MAX_VALUE - 8) {
+            throw new JsonlLineException(file, index + 1, "is " + (end - start) + " bytes, more than a Java array holds");
+        }
+        byte[] line = new byte[(int) (end - start)];
+        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, start, line, 0, line.length);
+        int n = LineDecoder.stripCr(line, line.length);
+        return n == line.length ? line : java.util.Arrays.copyOf(line, n);
+    }
+
+    /** The file. */
+    public Path file() {
+        return file;
+    }
+
+    /** Unmaps the file and its index. Idempotent. */
+    @Override
+    public void close() {
+        index.close();
+        data.close();
+    }
+
+    @Override
+    public String name() {
+        return "JSONL " + file;
+    }
+
+    @Override
+    public String toString() {
+        return "JsonlDataset(" + file + ", " + size() + " lines)";
+    }
+}

@@ -1,0 +1,29 @@
+package dev.stoker.formats.jsonl;
+
+import java.nio.file.Path;
+
+/**
+ * A line of a JSONL file that cannot be read: not valid JSON, not an object, without the field
+ * asked for, or longer than the limit. The message names the file, the line (from 1) and, for
+ * bad JSON, the byte column (from 1) and what was expected there.
+ */
+public final class JsonlLineException extends RuntimeException {
+    private final Path file;
+    private final long line;
+
+    public JsonlLineException(Path file, long line, String what) {
+        super(file + ": line " + line + ": " + what);
+        this.file = file;
+        this.line = line;
+    }
+
+    /** The file. */
+    public Path file() {
+        return file;
+    }
+
+    /** The line, counted from 1. */
+    public long line() {
+        return line;
+    }
+}
