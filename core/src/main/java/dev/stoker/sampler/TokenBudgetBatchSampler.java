@@ -84,7 +84,10 @@ public final class TokenBudgetBatchSampler implements BatchSampler {
         this.deal = new BatchDeal(worldSize, rank, dropLast, starts.length - 1);
     }
 
-    /** Settings over samples of {@code lengths} tokens, batches within {@code maxTokens}: padded cost, seed 0, one rank. */
+    /**
+     * Settings over samples of {@code lengths} tokens, batches within {@code maxTokens}: padded cost,
+     * seed 0, one rank.
+     */
     public static Builder builder(int[] lengths, long maxTokens) {
         return new Builder(Objects.requireNonNull(lengths, "lengths"), maxTokens);
     }
@@ -254,7 +257,10 @@ public final class TokenBudgetBatchSampler implements BatchSampler {
             return this;
         }
 
-        /** Whether ties and the order of batches follow (seed, epoch); default true. Unshuffled, shortest batches first. */
+        /**
+         * Whether ties and the order of batches follow (seed, epoch); default true. Unshuffled: ties by
+         * index, shortest batches first.
+         */
         public Builder shuffle(boolean shuffle) {
             this.shuffle = shuffle;
             return this;

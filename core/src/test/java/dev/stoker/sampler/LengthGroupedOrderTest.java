@@ -37,9 +37,10 @@ class LengthGroupedOrderTest {
     @Test
     void isAPureFunctionOfSeedAndEpoch() {
         int[] lengths = LongTailLengths.of(1000, 100, 1, 4000, 3);
-        assertThat(LengthGroupedOrder.of(lengths, 8, 50, 1, 2)).isEqualTo(LengthGroupedOrder.of(lengths, 8, 50, 1, 2));
-        assertThat(LengthGroupedOrder.of(lengths, 8, 50, 1, 2)).isNotEqualTo(LengthGroupedOrder.of(lengths, 8, 50, 1, 3));
-        assertThat(LengthGroupedOrder.of(lengths, 8, 50, 1, 2)).isNotEqualTo(LengthGroupedOrder.of(lengths, 8, 50, 2, 2));
+        long[] order = LengthGroupedOrder.of(lengths, 8, 50, 1, 2);
+        assertThat(LengthGroupedOrder.of(lengths, 8, 50, 1, 2)).isEqualTo(order);
+        assertThat(LengthGroupedOrder.of(lengths, 8, 50, 1, 3)).isNotEqualTo(order);
+        assertThat(LengthGroupedOrder.of(lengths, 8, 50, 2, 2)).isNotEqualTo(order);
     }
 
     @Test
