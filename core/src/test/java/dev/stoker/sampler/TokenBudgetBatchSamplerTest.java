@@ -3,6 +3,11 @@ package dev.stoker.sampler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stoker.collate.PadCollate;
+import dev.stoker.collate.PaddedBatch;
+import dev.stoker.data.Dataset;
+import dev.stoker.loader.Batch;
+import dev.stoker.loader.DataLoader;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -95,6 +100,37 @@ class TokenBudgetBatchSamplerTest {
             LengthAwareLoads.checkResume(211, TokenBudgetBatchSampler.builder(lengths, 600).seed(8)
                     .rank(world - 1).worldSize(world).build(), world);
         }
+    }
+
+    @Test
+    void aLoaderPadsEachVariableSizeBatchWithinTheBudget() {
+        int[] lengths = LongTailLengths.of(500, 40, 1, 300, 7);
+        Dataset<int[]> tokens = new Dataset<>() {
+            public long size() {
+                return lengths.length;
+            }
+
+            public int[] get(long i) {
+                return new int[lengths[(int) i]];
+            }
+        };
+        TokenBudgetBatchSampler budget = TokenBudgetBatchSampler.builder(lengths, 1024).seed(2).build();
+        Set<Long> sizes = new HashSet<>();
+        long samples = 0;
+        try (DataLoader<int[]> loader = DataLoader.builder(tokens).batchSampler(budget).seed(2).numWorkers(2)
+                .collate(PadCollate.of()).build()) {
+            for (Batch b : loader) {
+                try (b) {
+                    PaddedBatch padded = (PaddedBatch) b.data();
+                    long[] shape = padded.padded().shape().toArray();
+                    assertThat(shape[0] * shape[1]).isLessThanOrEqualTo(1024);
+                    sizes.add(shape[0]);
+                    samples += shape[0];
+                }
+            }
+        }
+        assertThat(samples).isEqualTo(lengths.length);
+        assertThat(sizes).as("batch sizes vary").hasSizeGreaterThan(3);
     }
 
     @Test
