@@ -7,6 +7,7 @@ import dev.stoker.sampler.FeistelPermutation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -114,7 +115,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
         }
         this.realTokens = tokens;
         this.description = "PackedDataset(" + examples.name() + ", rows of " + maxLength + ", windows of "
-                + b.windowSize + (b.pack ? "" : ", unpacked") + ", " + b.overlong.name().toLowerCase()
+                + b.windowSize + (b.pack ? "" : ", unpacked") + ", " + b.overlong.name().toLowerCase(Locale.ROOT)
                 + " overlong" + (b.shuffle ? ", seed " + b.seed + ", epoch " + b.epoch : "") + ")";
     }
 
