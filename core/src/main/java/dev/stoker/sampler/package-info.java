@@ -3,6 +3,9 @@
  * ({@code torch.utils.data.sampler} and {@code DistributedSampler}) and {@code long} indices, so
  * datasets of more than 2^31 samples work. No sampler builds anything proportional to the dataset
  * size; shuffles are computed position by position with a {@link dev.stoker.sampler.FeistelPermutation}.
+ * The length-aware batch samplers ({@link dev.stoker.sampler.LengthGroupedBatchSampler},
+ * {@link dev.stoker.sampler.TokenBudgetBatchSampler}) are the exception: they are given every
+ * sample's length and keep one epoch's order, four bytes a sample each.
  *
  * <p>Every order is a pure function of the sampler's settings (seed, and for distributed sampling
  * rank and world size) and the epoch, and is specified exactly so that it can be reproduced:
@@ -20,6 +23,10 @@
  *   <li>Mixtures of sources: per source, full passes and then the first positions of a
  *       permutation keyed by {@code mix(seed, epoch, source, 1)}; the whole list shuffled by the
  *       permutation keyed by {@code mix(seed, epoch)} ({@link dev.stoker.sampler.MixtureSampler}).
+ *   <li>Length-grouped orders: the permutation keyed by {@code mix(seed, epoch, 0)}, cut into
+ *       mega-batches, each sorted longest first ({@link dev.stoker.sampler.LengthGroupedOrder});
+ *       token-budget batches: lengths sorted with ties in that permutation's order, the batches
+ *       shuffled by the permutation keyed by {@code mix(seed, epoch, 1)}.
  * </ul>
  *
  * <pre>{@code
