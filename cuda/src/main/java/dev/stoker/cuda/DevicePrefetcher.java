@@ -230,10 +230,11 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
 
     /**
      * Stops the feeder, waits for queued copies, gives every host batch back to its pool and frees
-     * the device buffers, streams and events. Batches handed out become invalid.
+     * the device buffers, streams and events. Batches handed out become invalid. Safe from any
+     * thread; a second close waits for the first, so no device buffer is freed twice.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) return;
         closed = true;
         closing = true;
