@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+"""Writes the parity fixtures of the pixel ops (dev.stoker.vision.augment) with torchvision 0.14 and Pillow 9.4.
+
+Run from the repository root with Debian's Python:
+    /usr/bin/python3 vision/src/test/python/make_augment_fixtures.py
+(or `make_fixtures.py augment`). Everything goes to vision/src/test/resources/dev/stoker/vision/augment/.
+Each op is torchvision's functional form with its random parameters fixed, on a PIL image, as
+the standard recipe applies colour ops (before ToTensor); erase is on the normalized tensor, as
+RandomErasing is. Inputs and outputs are raw uint8 HWC RGB (.rgb), or little-endian float32 CHW
+(.f32) for erase; cases.txt lists: name, input, op, arguments.
+"""
+import os
+import numpy as np
+from PIL import Image
+from make_fixtures import ROOT, picture, write
+
+
+def augment_fixtures():
+    import torch
+    from torchvision.transforms import functional as F
+    d = os.path.join(ROOT, "augment")
+    photo = picture(32, 24, 19)
+    # Flat areas, pure greys, black, white and saturated colours: the edge cases of HSV and the histograms.
+    a = np.zeros((24, 32, 3), np.uint8)
+    a[:, :8] = [[[0, 0, 0]]]
+    a[:, 8:16] = [[[255, 255, 255]]]
+    a[:, 16:24] = [[[128, 128, 128]]]
+    a[:12, 24:] = [[[255, 0, 0]]]
+    a[12:, 24:] = [[[10, 200, 90]]]
+    a[::3, ::5] = [[[0, 255, 255]]]
+    a[1::4, 2::7] = [[[250, 5, 128]]]
+    flat = Image.fromarray(a, "RGB")
+    low = Image.fromarray((np.asarray(picture(32, 24, 23)) // 4 + 60).astype(np.uint8), "RGB")  # narrow range
+    inputs = {"photo": photo, "flat": flat, "low": low}
+    for name, img in inputs.items():
+        write(os.path.join(d, f"{name}_32x24.rgb"), np.asarray(img).tobytes())
+    lines = []
+
+    def case(op, arg, fn):
+        for name, img in inputs.items():
+            out = fn(img)
+            case_name = f"{op}_{arg}_{name}".replace("-", "m").replace(".", "p")
+            write(os.path.join(d, case_name + ".rgb"), np.asarray(out.convert("RGB")).tobytes())
+            lines.append(f"{case_name} {name} {op} {arg}")
+
+    for f in [0.0, 0.5, 0.77, 1.0, 1.3, 1.9]:
+        case("brightness", f, lambda i: F.adjust_brightness(i, f))
+        case("contrast", f, lambda i: F.adjust_contrast(i, f))
+        case("saturation", f, lambda i: F.adjust_saturation(i, f))
+    for f in [0.0, 0.5, 0.99, 1.99, 2.0]:
+        case("sharpness", f, lambda i: F.adjust_sharpness(i, f))
+    for f in [-0.5, -0.27, -0.05, 0.0, 0.1, 0.33, 0.5]:
+        case("hue", f, lambda i: F.adjust_hue(i, f))
+    case("grayscale", 3, lambda i: F.rgb_to_grayscale(i, 3))
+    for t in [0.0, 128.0, 200.5, 255.0, 256.0]:
+        case("solarize", t, lambda i: F.solarize(i, t))
+    for b in [0, 1, 4, 7, 8]:
+        case("posterize", b, lambda i: F.posterize(i, b))
+    case("autocontrast", 0, F.autocontrast)
+    case("equalize", 0, F.equalize)
+    for k, s in [(3, 0.8), (5, 1.5), (7, 0.1), (9, 2.0), (23, 1.3)]:
+        case("blur", f"{k}:{s}", lambda i: F.gaussian_blur(i, [k, k], [s, s]))
+    write(os.path.join(d, "cases.txt"), ("# name input op argument\n" + "\n".join(lines) + "\n").encode())
+
+    # F.erase on the normalized tensor (RandomErasing's work for given parameters).
+    from torchvision import transforms as T
+    t = T.Normalize([0.485, 0.456, 0.406], [0.229, 0.224, 0.225])(T.ToTensor()(photo))
+    write(os.path.join(d, "photo_normalized.f32"), t.numpy().astype("<f4").tobytes())
+    rows = []
+    for i, j, h, w, v in [(0, 0, 5, 7, 0.0), (3, 10, 20, 21, 0.0), (23, 31, 1, 1, -1.5)]:
+        out = F.erase(t, i, j, h, w, torch.tensor([v]))
+        write(os.path.join(d, f"erase_{i}_{j}_{h}_{w}.f32"), out.numpy().astype("<f4").tobytes())
+        rows.append(f"erase_{i}_{j}_{h}_{w} {i} {j} {h} {w} {v}")
+    write(os.path.join(d, "erase.txt"), ("# name top left height width value\n" + "\n".join(rows) + "\n").encode())
+
+
+if __name__ == "__main__":
+    augment_fixtures()
