@@ -73,6 +73,23 @@ def augment_fixtures():
         rows.append(f"erase_{i}_{j}_{h}_{w} {i} {j} {h} {w} {v}")
     write(os.path.join(d, "erase.txt"), ("# name top left height width value\n" + "\n".join(rows) + "\n").encode())
 
+    # MixUp and CutMix as transforms.v2 computes them (0.14 has no v2: the same torch ops, written out),
+    # for given lam and box: a batch of 4 (3, 6, 5) f32 images, labels (0, 2, 1, 2) of 3 classes.
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(4, 3, 6, 5, generator=g)
+    y = torch.nn.functional.one_hot(torch.tensor([0, 2, 1, 2]), 3).float()
+    write(os.path.join(d, "batch_images.f32"), x.numpy().astype("<f4").tobytes())
+    lam = 0.3
+    write(os.path.join(d, "mixup_0p3_images.f32"), x.roll(1, 0).mul_(1.0 - lam).add_(x.mul(lam)).numpy().astype("<f4").tobytes())
+    write(os.path.join(d, "mixup_0p3_targets.f32"), y.roll(1, 0).mul_(1.0 - lam).add_(y.mul(lam)).numpy().astype("<f4").tobytes())
+    x1, y1, x2, y2 = 1, 2, 4, 5
+    out = x.clone()
+    out[..., y1:y2, x1:x2] = x.roll(1, 0)[..., y1:y2, x1:x2]
+    lam_adjusted = float(1.0 - (x2 - x1) * (y2 - y1) / (5 * 6))
+    write(os.path.join(d, "cutmix_1_2_4_5_images.f32"), out.numpy().astype("<f4").tobytes())
+    write(os.path.join(d, "cutmix_1_2_4_5_targets.f32"),
+          y.roll(1, 0).mul_(1.0 - lam_adjusted).add_(y.mul(lam_adjusted)).numpy().astype("<f4").tobytes())
+
 
 if __name__ == "__main__":
     augment_fixtures()
