@@ -17,6 +17,7 @@ from make_fixtures import ROOT, picture, write
 
 def augment_fixtures():
     import torch
+    from torchvision import transforms as T
     from torchvision.transforms import functional as F
     d = os.path.join(ROOT, "augment")
     photo = picture(32, 24, 19)
@@ -31,17 +32,19 @@ def augment_fixtures():
     a[1::4, 2::7] = [[[250, 5, 128]]]
     flat = Image.fromarray(a, "RGB")
     low = Image.fromarray((np.asarray(picture(32, 24, 23)) // 4 + 60).astype(np.uint8), "RGB")  # narrow range
-    inputs = {"photo": photo, "flat": flat, "low": low}
+    square = photo.crop((4, 0, 28, 24))  # rotations by 90 degrees take Pillow's transpose path on a square
+    inputs = {"photo": photo, "flat": flat, "low": low, "square": square}
     for name, img in inputs.items():
-        write(os.path.join(d, f"{name}_32x24.rgb"), np.asarray(img).tobytes())
+        write(os.path.join(d, f"{name}.rgb"), np.asarray(img).tobytes())
     lines = []
 
-    def case(op, arg, fn):
-        for name, img in inputs.items():
+    def case(op, arg, fn, on=("photo", "flat", "low")):
+        for name in on:
+            img = inputs[name]
             out = fn(img)
             case_name = f"{op}_{arg}_{name}".replace("-", "m").replace(".", "p")
             write(os.path.join(d, case_name + ".rgb"), np.asarray(out.convert("RGB")).tobytes())
-            lines.append(f"{case_name} {name} {op} {arg}")
+            lines.append(f"{case_name} {name} {img.width} {img.height} {op} {arg}")
 
     for f in [0.0, 0.5, 0.77, 1.0, 1.3, 1.9]:
         case("brightness", f, lambda i: F.adjust_brightness(i, f))
@@ -60,7 +63,21 @@ def augment_fixtures():
     case("equalize", 0, F.equalize)
     for k, s in [(3, 0.8), (5, 1.5), (7, 0.1), (9, 2.0), (23, 1.3)]:
         case("blur", f"{k}:{s}", lambda i: F.gaussian_blur(i, [k, k], [s, s]))
-    write(os.path.join(d, "cases.txt"), ("# name input op argument\n" + "\n".join(lines) + "\n").encode())
+    # The auto-augment geometric ops, as TrivialAugmentWide calls them (NEAREST, fill None).
+    import math
+    nearest = T.InterpolationMode.NEAREST
+    warps = ("photo", "flat", "square")
+    for m in [0.0, 0.0330, 0.3, -0.5, 0.99, -0.99]:
+        case("shearx", m, lambda i: F.affine(i, 0.0, [0, 0], 1.0, [math.degrees(math.atan(m)), 0.0], nearest,
+                                             None, [0, 0]), warps)
+        case("sheary", m, lambda i: F.affine(i, 0.0, [0, 0], 1.0, [0.0, math.degrees(math.atan(m))], nearest,
+                                             None, [0, 0]), warps)
+    for t in [0, 5, -12, 31]:
+        case("translatex", t, lambda i: F.affine(i, 0.0, [t, 0], 1.0, [0.0, 0.0], nearest, None), warps)
+        case("translatey", t, lambda i: F.affine(i, 0.0, [0, t], 1.0, [0.0, 0.0], nearest, None), warps)
+    for r in [4.5, -4.5, 30.0, 90.0, -90.0, 135.0, 180.0, -0.0]:
+        case("rotate", r, lambda i: F.rotate(i, r, nearest), warps)
+    write(os.path.join(d, "cases.txt"), ("# name input width height op argument\n" + "\n".join(lines) + "\n").encode())
 
     # F.erase on the normalized tensor (RandomErasing's work for given parameters).
     from torchvision import transforms as T
@@ -72,6 +89,16 @@ def augment_fixtures():
         write(os.path.join(d, f"erase_{i}_{j}_{h}_{w}.f32"), out.numpy().astype("<f4").tobytes())
         rows.append(f"erase_{i}_{j}_{h}_{w} {i} {j} {h} {w} {v}")
     write(os.path.join(d, "erase.txt"), ("# name top left height width value\n" + "\n".join(rows) + "\n").encode())
+
+    # TrivialAugmentWide's magnitude tables: op bin magnitude (repr of the float32 value, as .item() gives it)
+    from torchvision.transforms import autoaugment
+    rows = []
+    for bins in [31, 8]:
+        space = autoaugment.TrivialAugmentWide(bins)._augmentation_space(bins)
+        for op, (mags, signed) in space.items():
+            if mags.ndim > 0:
+                rows += [f"{bins} {op} {b} {float(mags[b].item())!r}" for b in range(bins)]
+    write(os.path.join(d, "taw_magnitudes.txt"), ("# bins op bin magnitude\n" + "\n".join(rows) + "\n").encode())
 
     # MixUp and CutMix as transforms.v2 computes them (0.14 has no v2: the same torch ops, written out),
     # for given lam and box: a batch of 4 (3, 6, 5) f32 images, labels (0, 2, 1, 2) of 3 classes.

@@ -264,7 +264,13 @@ public final class ImagePipeline implements AutoCloseable {
                 + (tensorOps.isEmpty() ? "" : " + " + tensorOps) + (dctScaling ? ", DCT scaling" : "");
     }
 
-    /** Settings of a pipeline; {@link #build()} makes it. */
+    /**
+     * Settings of a pipeline; {@link #build()} makes it.
+     *
+     * <p>NOTE: {@code add} takes the three kinds of step by overloading; a lambda names its kind
+     * with a cast ({@code add((PixelOp) (tile, random) -> ...)}).
+     */
+    @SuppressWarnings("overloads")
     public static final class Builder {
         private final List<ImageTransform> transforms = new ArrayList<>();
         private final List<PixelOp> pixelOps = new ArrayList<>();

@@ -17,21 +17,20 @@ import org.junit.jupiter.api.Test;
  * src/test/python/make_augment_fixtures.py): exact, except the Gaussian blur, within one level.
  */
 class AdjustParityTest {
-    private static final int W = 32;
-    private static final int H = 24;
-
     @Test
     void everyOpMatchesTorchvision() {
         List<String> failures = new ArrayList<>();
         int cases = 0;
         for (String[] row : Fixtures.table("augment/cases.txt")) {
             String name = row[0];
-            Tile tile = Tile.of(W, H, Fixtures.bytes("augment/" + row[1] + "_32x24.rgb"));
-            apply(tile, row[2], row[3]);
+            Tile tile = Tile.of(Integer.parseInt(row[2]), Integer.parseInt(row[3]),
+                    Fixtures.bytes("augment/" + row[1] + ".rgb"));
+            String op = row[4];
+            apply(tile, op, row[5]);
             byte[] expected = Fixtures.bytes("augment/" + name + ".rgb");
             // torch sums the blur in float32 in its own order; a sum that lands on a half may round
             // the other way (none does in these fixtures, but nothing promises it).
-            int tolerance = row[2].equals("blur") ? 1 : 0;
+            int tolerance = op.equals("blur") ? 1 : 0;
             int max = Fixtures.maxDiff(tile.toArray(), expected);
             if (max > tolerance) {
                 failures.add(name + ": max difference " + max + " (tolerance " + tolerance + "), "
@@ -39,7 +38,7 @@ class AdjustParityTest {
             }
             cases++;
         }
-        assertThat(cases).isGreaterThan(100);
+        assertThat(cases).isGreaterThan(200);
         assertThat(failures).isEmpty();
     }
 
@@ -55,6 +54,11 @@ class AdjustParityTest {
             case "posterize" -> Adjust.posterize(tile, Integer.parseInt(arg));
             case "autocontrast" -> Adjust.autocontrast(tile);
             case "equalize" -> Adjust.equalize(tile);
+            case "shearx" -> Warp.shearX(tile, Double.parseDouble(arg));
+            case "sheary" -> Warp.shearY(tile, Double.parseDouble(arg));
+            case "translatex" -> Warp.translate(tile, Integer.parseInt(arg), 0);
+            case "translatey" -> Warp.translate(tile, 0, Integer.parseInt(arg));
+            case "rotate" -> Warp.rotate(tile, Double.parseDouble(arg));
             case "blur" -> {
                 String[] ks = arg.split(":");
                 Adjust.gaussianBlur(tile, Integer.parseInt(ks[0]), Double.parseDouble(ks[1]));
@@ -74,6 +78,8 @@ class AdjustParityTest {
     @Test
     void eraseMatchesTorchvisionOnTheNormalizedTensor() {
         float[] input = Fixtures.floats("augment/photo_normalized.f32");
+        int W = 32;
+        int H = 24;
         try (Arena arena = Arena.ofConfined()) {
             for (String[] row : Fixtures.table("augment/erase.txt")) {
                 Tensor t = Tensor.allocate(arena, DType.F32, Shape.of(3, H, W));
