@@ -230,38 +230,37 @@ public final class Adjust {
                     + " not " + w + "x" + h + " (reflect padding)");
         }
         float[] k1 = gaussianKernel(kernelSize, (float) sigma);
-        float[] k2 = new float[kernelSize * kernelSize];
-        for (int i = 0; i < kernelSize; i++) {
-            for (int j = 0; j < kernelSize; j++) {
-                k2[i * kernelSize + j] = k1[i] * k1[j];
-            }
-        }
         byte[] px = tile.pixels();
-        byte[] src = tile.spare();
-        System.arraycopy(px, 0, src, 0, tile.length());
-        int[] cols = new int[w + 2 * half];
-        for (int x = 0; x < cols.length; x++) {
-            cols[x] = reflect(x - half, w);
-        }
+        // Separable: rows, then columns, summed in double (torch sums the 2-D float32 kernel, whose
+        // weights are the float32 products k1[i] * k1[j]; the difference stays far below a half).
+        double[] rows = new double[3 * w * h];
         for (int y = 0; y < h; y++) {
+            int base = 3 * y * w;
             for (int x = 0; x < w; x++) {
                 double s0 = 0;
                 double s1 = 0;
                 double s2 = 0;
-                for (int i = 0; i < kernelSize; i++) {
-                    int row = reflect(y + i - half, h) * w;
-                    for (int j = 0; j < kernelSize; j++) {
-                        int at = 3 * (row + cols[x + j]);
-                        double kv = k2[i * kernelSize + j];
-                        s0 += kv * (src[at] & 0xFF);
-                        s1 += kv * (src[at + 1] & 0xFF);
-                        s2 += kv * (src[at + 2] & 0xFF);
-                    }
+                for (int j = 0; j < kernelSize; j++) {
+                    int at = base + 3 * reflect(x + j - half, w);
+                    double kv = k1[j];
+                    s0 += kv * (px[at] & 0xFF);
+                    s1 += kv * (px[at + 1] & 0xFF);
+                    s2 += kv * (px[at + 2] & 0xFF);
                 }
-                int at = 3 * (y * w + x);
-                px[at] = (byte) roundClip(s0);
-                px[at + 1] = (byte) roundClip(s1);
-                px[at + 2] = (byte) roundClip(s2);
+                int o = base + 3 * x;
+                rows[o] = s0;
+                rows[o + 1] = s1;
+                rows[o + 2] = s2;
+            }
+        }
+        int stride = 3 * w;
+        for (int y = 0; y < h; y++) {
+            for (int i = 0, n = stride; i < n; i++) {
+                double acc = 0;
+                for (int k = 0; k < kernelSize; k++) {
+                    acc += k1[k] * rows[reflect(y + k - half, h) * stride + i];
+                }
+                px[y * stride + i] = (byte) roundClip(acc);
             }
         }
     }
