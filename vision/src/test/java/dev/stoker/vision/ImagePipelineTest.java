@@ -35,6 +35,12 @@ class ImagePipelineTest {
             assertThat(eval.outputShape()).isEqualTo(Shape.of(3, 224, 224));
             assertThat(eval.transforms()).containsExactly(Resize.shorterSide(256), new CenterCrop(224));
             assertThat(train.transforms().getFirst()).isEqualTo(new RandomResizedCrop(224));
+            assertThat(train.pixelOps()).isEmpty();     // the fast path: the resample writes the slot
+        }
+        try (ImagePipeline recipe = ImagePipeline.trainRecipe(176)) {
+            assertThat(recipe.outputShape()).isEqualTo(Shape.of(3, 176, 176));
+            assertThat(recipe.pixelOps()).containsExactly(new dev.stoker.vision.augment.TrivialAugmentWide());
+            assertThat(recipe.tensorOps()).containsExactly(new RandomErasing(0.1));
         }
     }
 
