@@ -55,6 +55,7 @@ def augment_fixtures():
     for f in [-0.5, -0.27, -0.05, 0.0, 0.1, 0.33, 0.5]:
         case("hue", f, lambda i: F.adjust_hue(i, f))
     case("grayscale", 3, lambda i: F.rgb_to_grayscale(i, 3))
+    case("invert", 0, F.invert)
     for t in [0.0, 128.0, 200.5, 255.0, 256.0]:
         case("solarize", t, lambda i: F.solarize(i, t))
     for b in [0, 1, 4, 7, 8]:
@@ -99,6 +100,14 @@ def augment_fixtures():
             if mags.ndim > 0:
                 rows += [f"{bins} {op} {b} {float(mags[b].item())!r}" for b in range(bins)]
     write(os.path.join(d, "taw_magnitudes.txt"), ("# bins op bin magnitude\n" + "\n".join(rows) + "\n").encode())
+    # AutoAugment's (10 bins) and RandAugment's (31) tables, for a 224 x 224 and a 32 x 24 (W x H) image
+    rows = []
+    for bins, space in [(10, autoaugment.AutoAugment()._augmentation_space), (31, autoaugment.RandAugment()._augmentation_space)]:
+        for (w, h) in [(224, 224), (32, 24)]:
+            for op, (mags, signed) in space(bins, (h, w)).items():
+                if mags.ndim > 0:
+                    rows += [f"{bins} {w} {h} {op} {b} {float(mags[b].item())!r}" for b in range(bins)]
+    write(os.path.join(d, "policy_magnitudes.txt"), ("# bins width height op bin magnitude\n" + "\n".join(rows) + "\n").encode())
 
     # MixUp and CutMix as transforms.v2 computes them (0.14 has no v2: the same torch ops, written out),
     # for given lam and box: a batch of 4 (3, 6, 5) f32 images, labels (0, 2, 1, 2) of 3 classes.

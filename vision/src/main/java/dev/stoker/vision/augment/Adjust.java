@@ -124,6 +124,14 @@ public final class Adjust {
         }
     }
 
+    /** {@code F.invert} ({@code ImageOps.invert}): every value v becomes 255 - v. */
+    public static void invert(Tile tile) {
+        byte[] px = tile.pixels();
+        for (int i = 0, n = tile.length(); i < n; i++) {
+            px[i] = (byte) ~px[i];
+        }
+    }
+
     /** {@code F.solarize}: values at or above {@code threshold} are inverted. */
     public static void solarize(Tile tile, double threshold) {
         int[] lut = new int[256];

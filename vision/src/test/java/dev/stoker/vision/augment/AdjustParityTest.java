@@ -50,6 +50,7 @@ class AdjustParityTest {
             case "sharpness" -> Adjust.sharpness(tile, Double.parseDouble(arg));
             case "hue" -> Adjust.hue(tile, Double.parseDouble(arg));
             case "grayscale" -> Adjust.grayscale(tile);
+            case "invert" -> Adjust.invert(tile);
             case "solarize" -> Adjust.solarize(tile, Double.parseDouble(arg));
             case "posterize" -> Adjust.posterize(tile, Integer.parseInt(arg));
             case "autocontrast" -> Adjust.autocontrast(tile);
