@@ -76,6 +76,10 @@ def augment_fixtures():
     for t in [0, 5, -12, 31]:
         case("translatex", t, lambda i: F.affine(i, 0.0, [t, 0], 1.0, [0.0, 0.0], nearest, None), warps)
         case("translatey", t, lambda i: F.affine(i, 0.0, [0, t], 1.0, [0.0, 0.0], nearest, None), warps)
+    for a in [(10.0, 3, -2, 1.2, 5.0, 0.0), (-33.3, 0, 0, 0.8, 0.0, 0.0), (0.0, 0, 0, 1.5, 0.0, 0.0),
+              (170.0, -4, 6, 1.0, -12.0, 7.5), (0.0, 2, 1, 1.0, 0.0, 20.0)]:
+        case("affine", ":".join(str(v) for v in a),
+             lambda i: F.affine(i, a[0], [a[1], a[2]], a[3], [a[4], a[5]], nearest, None), warps)
     for r in [4.5, -4.5, 30.0, 90.0, -90.0, 135.0, 180.0, -0.0]:
         case("rotate", r, lambda i: F.rotate(i, r, nearest), warps)
     write(os.path.join(d, "cases.txt"), ("# name input width height op argument\n" + "\n".join(lines) + "\n").encode())

@@ -8,14 +8,18 @@ import dev.stoker.loader.LoaderState;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.augment.AutoAugment;
 import dev.stoker.vision.augment.ColorJitter;
 import dev.stoker.vision.augment.GaussianBlur;
+import dev.stoker.vision.augment.RandAugment;
 import dev.stoker.vision.augment.RandomAdjustSharpness;
+import dev.stoker.vision.augment.RandomAffine;
 import dev.stoker.vision.augment.RandomAutocontrast;
 import dev.stoker.vision.augment.RandomEqualize;
 import dev.stoker.vision.augment.RandomErasing;
 import dev.stoker.vision.augment.RandomGrayscale;
 import dev.stoker.vision.augment.RandomPosterize;
+import dev.stoker.vision.augment.RandomRotation;
 import dev.stoker.vision.augment.RandomSolarize;
 import dev.stoker.vision.augment.TrivialAugmentWide;
 import dev.stoker.vision.batch.BatchOp;
@@ -58,7 +62,12 @@ class AugmentChainPropertyTest {
             r -> new RandomAutocontrast(r.nextDouble()),
             r -> new RandomEqualize(r.nextDouble()),
             r -> new RandomAdjustSharpness(r.nextDouble(3), r.nextDouble()),
-            r -> new TrivialAugmentWide());
+            r -> new TrivialAugmentWide(),
+            r -> new RandAugment(1 + r.nextInt(3), r.nextInt(31)),
+            r -> new AutoAugment(),
+            r -> new RandomRotation(r.nextDouble(180)),
+            r -> RandomAffine.of(r.nextDouble(45)).translate(r.nextDouble(0.3), r.nextDouble(0.3))
+                    .scale(0.7, 0.7 + r.nextDouble(0.6)).shear(-10, 10, -5, 5));
 
     /** A random chain: its pipeline, its batch op (or null), and a word for failures. */
     record Chain(ImagePipeline pipeline, BatchOp batchOp, int size, String description) {}
@@ -95,7 +104,7 @@ class AugmentChainPropertyTest {
     void shapesRangesWorkersAndResume() {
         SplittableRandom r = new SplittableRandom(2026);
         try (BufferPool pool = BufferPool.builder().name("chains").build()) {
-            for (int trial = 0; trial < 12; trial++) {
+            for (int trial = 0; trial < 16; trial++) {
                 Chain c = chain(r);
                 try (ImagePipeline p = c.pipeline()) {
                     assertThat(p.outputShape()).as(c.description()).isEqualTo(Shape.of(3, c.size(), c.size()));

@@ -17,6 +17,7 @@ import java.math.RoundingMode;
  * Warp.rotate(tile, 30.0);                 // F.rotate(img, 30.0)
  * Warp.shearX(tile, 0.3);                  // TrivialAugmentWide's ShearX of magnitude 0.3
  * Warp.translate(tile, -12, 0);            // F.affine(img, 0, [-12, 0], 1, [0, 0])
+ * Warp.affine(tile, 10, 3, -2, 1.2, 5, 0); // F.affine(img, 10, [3, -2], 1.2, [5, 0])
  * }</pre>
  */
 public final class Warp {
@@ -25,18 +26,30 @@ public final class Warp {
     /** {@code F.affine(img, 0, [0, 0], 1, [degrees(atan(m)), 0], center=[0, 0])}: the auto-augment ShearX. */
     public static void shearX(Tile tile, double magnitude) {
         double sx = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
-        affine(tile, inverseMatrix(0, 0, 0, 0, 0, sx, 0));
+        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, sx, 0));
     }
 
     /** {@code F.affine(img, 0, [0, 0], 1, [0, degrees(atan(m))], center=[0, 0])}: the auto-augment ShearY. */
     public static void shearY(Tile tile, double magnitude) {
         double sy = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
-        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 0, sy));
+        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, 0, sy));
     }
 
     /** {@code F.affine(img, 0, [dx, dy], 1, [0, 0])}: the image moved by whole pixels. */
     public static void translate(Tile tile, int dx, int dy) {
-        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, 0, dx, dy, 0, 0));
+        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, 0, dx, dy, 1.0, 0, 0));
+    }
+
+    /**
+     * {@code F.affine(img, angle, [dx, dy], scale, [shearX, shearY])} about the centre (angles in
+     * degrees, clockwise for positive {@code angle} as torchvision's), nearest neighbours, black fill.
+     */
+    public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY) {
+        if (!(scale > 0) || Double.isInfinite(scale)) {
+            throw new IllegalArgumentException("an affine scale is positive, not " + scale);
+        }
+        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, angle, dx, dy, scale,
+                Math.toRadians(shearX), Math.toRadians(shearY)));
     }
 
     /** {@code F.rotate(img, angle)}: counter-clockwise by {@code angle} degrees about the centre, the same size. */
@@ -67,14 +80,15 @@ public final class Warp {
         affine(tile, m);
     }
 
-    /** torchvision's {@code _get_inverse_affine_matrix} (scale 1), for Pillow: output pixel to input pixel. */
-    static double[] inverseMatrix(double cx, double cy, double angle, double tx, double ty, double sx, double sy) {
+    /** torchvision's {@code _get_inverse_affine_matrix}, for Pillow: output pixel to input pixel; shears in radians. */
+    static double[] inverseMatrix(double cx, double cy, double angle, double tx, double ty, double scale, double sx,
+                                  double sy) {
         double rot = Math.toRadians(angle);
         double a = Math.cos(rot - sy) / Math.cos(sy);
         double b = -Math.cos(rot - sy) * Math.tan(sx) / Math.cos(sy) - Math.sin(rot);
         double c = Math.sin(rot - sy) / Math.cos(sy);
         double d = -Math.sin(rot - sy) * Math.tan(sx) / Math.cos(sy) + Math.cos(rot);
-        double[] m = {d, -b, 0.0, -c, a, 0.0};
+        double[] m = {d / scale, -b / scale, 0.0 / scale, -c / scale, a / scale, 0.0 / scale};
         m[2] += m[0] * (-cx - tx) + m[1] * (-cy - ty);
         m[5] += m[3] * (-cx - tx) + m[4] * (-cy - ty);
         m[2] += cx;

@@ -1,0 +1,44 @@
+package dev.stoker.vision.augment;
+
+import dev.stoker.vision.transform.PixelOp;
+import dev.stoker.vision.transform.SampleRandom;
+import dev.stoker.vision.transform.Tile;
+
+/**
+ * torchvision's {@code RandomRotation(degrees)} with its defaults (nearest neighbours, the same
+ * size, about the centre, black fill): an angle uniform in {@code [degreesMin, degreesMax]} (one
+ * draw). It turns the resampled output, as torchvision turns the image it is given after a crop
+ * ({@link Warp#rotate}).
+ *
+ * <pre>{@code
+ * new RandomRotation(15);          // [-15, 15]
+ * }</pre>
+ *
+ * @param degreesMin the smallest angle, counter-clockwise
+ * @param degreesMax the largest
+ */
+public record RandomRotation(double degreesMin, double degreesMax) implements PixelOp {
+    public RandomRotation {
+        if (!(degreesMin <= degreesMax) || Double.isInfinite(degreesMin) || Double.isInfinite(degreesMax)) {
+            throw new IllegalArgumentException("RandomRotation's range is ordered and finite, not [" + degreesMin + ", "
+                    + degreesMax + "]");
+        }
+    }
+
+    /** Angles in {@code [-degrees, degrees]}. */
+    public RandomRotation(double degrees) {
+        this(-nonNegative(degrees), degrees);
+    }
+
+    @Override
+    public void apply(Tile tile, SampleRandom random) {
+        Warp.rotate(tile, random.uniform(degreesMin, degreesMax));
+    }
+
+    private static double nonNegative(double d) {
+        if (!(d >= 0)) {
+            throw new IllegalArgumentException("RandomRotation's degrees are non-negative, not " + d);
+        }
+        return d;
+    }
+}
