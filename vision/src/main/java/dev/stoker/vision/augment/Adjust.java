@@ -16,6 +16,9 @@ import dev.stoker.vision.transform.Tile;
  * }</pre>
  */
 public final class Adjust {
+    /** The blur's intermediate rows, kept per thread: a 224 tile's are 1.2 MB, too much to allocate per image. */
+    private static final ThreadLocal<double[]> BLUR_ROWS = ThreadLocal.withInitial(() -> new double[0]);
+
     private Adjust() {}
 
     /** {@code F.adjust_brightness}: a blend with black ({@code ImageEnhance.Brightness}). */
@@ -241,7 +244,7 @@ public final class Adjust {
         byte[] px = tile.pixels();
         // Separable: rows, then columns, summed in double (torch sums the 2-D float32 kernel, whose
         // weights are the float32 products k1[i] * k1[j]; the difference stays far below a half).
-        double[] rows = new double[3 * w * h];
+        double[] rows = blurRows(3 * w * h);
         for (int y = 0; y < h; y++) {
             int base = 3 * y * w;
             for (int x = 0; x < w; x++) {
@@ -271,6 +274,15 @@ public final class Adjust {
                 px[y * stride + i] = (byte) roundClip(acc);
             }
         }
+    }
+
+    private static double[] blurRows(int n) {
+        double[] rows = BLUR_ROWS.get();
+        if (rows.length < n) {
+            rows = new double[n];
+            BLUR_ROWS.set(rows);
+        }
+        return rows;
     }
 
     /** torchvision's {@code _get_gaussian_kernel1d}, in float32 as torch computes it. */
