@@ -82,6 +82,18 @@ def augment_fixtures():
              lambda i: F.affine(i, a[0], [a[1], a[2]], a[3], [a[4], a[5]], nearest, None), warps)
     for r in [4.5, -4.5, 30.0, 90.0, -90.0, 135.0, 180.0, -0.0]:
         case("rotate", r, lambda i: F.rotate(i, r, nearest), warps)
+    # The same warps with bilinear, as torchvision's reference script runs TrivialAugmentWide.
+    bilinear = T.InterpolationMode.BILINEAR
+    for r in [4.5, -33.0, 90.0, 135.0]:
+        case("rotatebilinear", r, lambda i: F.rotate(i, r, bilinear), warps)
+    for m in [0.3, -0.99]:
+        case("shearxbilinear", m, lambda i: F.affine(i, 0.0, [0, 0], 1.0, [math.degrees(math.atan(m)), 0.0],
+                                                     bilinear, None, [0, 0]), warps)
+    for t in [5, -12]:
+        case("translateybilinear", t, lambda i: F.affine(i, 0.0, [0, t], 1.0, [0.0, 0.0], bilinear, None), warps)
+    for a in [(10.0, 3, -2, 1.2, 5.0, 0.0), (170.0, -4, 6, 0.7, -12.0, 7.5)]:
+        case("affinebilinear", ":".join(str(v) for v in a),
+             lambda i: F.affine(i, a[0], [a[1], a[2]], a[3], [a[4], a[5]], bilinear, None), warps)
     write(os.path.join(d, "cases.txt"), ("# name input width height op argument\n" + "\n".join(lines) + "\n").encode())
 
     # F.erase on the normalized tensor (RandomErasing's work for given parameters).

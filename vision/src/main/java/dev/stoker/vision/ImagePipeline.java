@@ -5,6 +5,7 @@ import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.augment.Interpolation;
 import dev.stoker.vision.augment.RandomErasing;
 import dev.stoker.vision.augment.TrivialAugmentWide;
 import dev.stoker.vision.decode.DecodeOptions;
@@ -101,21 +102,17 @@ public final class ImagePipeline implements AutoCloseable {
     /**
      * torchvision's reference ImageNet training recipe (its {@code --auto-augment ta_wide
      * --random-erase 0.1}): {@code RandomResizedCrop(size)}, {@code RandomHorizontalFlip()},
-     * {@code TrivialAugmentWide()}, {@code ToTensor()}, {@code Normalize(IMAGENET)},
+     * {@code TrivialAugmentWide(interpolation=BILINEAR)}, {@code ToTensor()}, {@code Normalize(IMAGENET)},
      * {@code RandomErasing(0.1)}; with DCT scaling. Pair it with MixUp and CutMix on the batch,
      * as the recipe does ({@code --mixup-alpha 0.2 --cutmix-alpha 1.0}):
      *
      * <pre>{@code
      * BatchOp mix = RandomChoice.of(new MixUp(0.2), new CutMix(1.0));
      * }</pre>
-     *
-     * <p>NOTE: TrivialAugmentWide's shear, translate and rotate use nearest neighbours (the
-     * class's default in torchvision); the reference script passes bilinear, which Stoker's warps
-     * do not have yet.
      */
     public static ImagePipeline trainRecipe(int size) {
         return builder().add(new RandomResizedCrop(size)).add(new RandomHorizontalFlip())
-                .add(new TrivialAugmentWide()).add(new RandomErasing(0.1)).build();
+                .add(new TrivialAugmentWide(Interpolation.BILINEAR)).add(new RandomErasing(0.1)).build();
     }
 
     /**

@@ -11,6 +11,7 @@ import dev.stoker.tensor.Tensor;
 import dev.stoker.vision.augment.AutoAugment;
 import dev.stoker.vision.augment.ColorJitter;
 import dev.stoker.vision.augment.GaussianBlur;
+import dev.stoker.vision.augment.Interpolation;
 import dev.stoker.vision.augment.RandAugment;
 import dev.stoker.vision.augment.RandomAdjustSharpness;
 import dev.stoker.vision.augment.RandomAffine;
@@ -62,10 +63,10 @@ class AugmentChainPropertyTest {
             r -> new RandomAutocontrast(r.nextDouble()),
             r -> new RandomEqualize(r.nextDouble()),
             r -> new RandomAdjustSharpness(r.nextDouble(3), r.nextDouble()),
-            r -> new TrivialAugmentWide(),
+            r -> new TrivialAugmentWide(r.nextBoolean() ? Interpolation.NEAREST : Interpolation.BILINEAR),
             r -> new RandAugment(1 + r.nextInt(3), r.nextInt(31)),
             r -> new AutoAugment(),
-            r -> new RandomRotation(r.nextDouble(180)),
+            r -> new RandomRotation(-r.nextDouble(180), r.nextDouble(180), Interpolation.BILINEAR),
             r -> RandomAffine.of(r.nextDouble(45)).translate(r.nextDouble(0.3), r.nextDouble(0.3))
                     .scale(0.7, 0.7 + r.nextDouble(0.6)).shear(-10, 10, -5, 5));
 

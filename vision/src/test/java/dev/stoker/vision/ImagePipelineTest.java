@@ -39,7 +39,8 @@ class ImagePipelineTest {
         }
         try (ImagePipeline recipe = ImagePipeline.trainRecipe(176)) {
             assertThat(recipe.outputShape()).isEqualTo(Shape.of(3, 176, 176));
-            assertThat(recipe.pixelOps()).containsExactly(new dev.stoker.vision.augment.TrivialAugmentWide());
+            assertThat(recipe.pixelOps()).containsExactly(new dev.stoker.vision.augment.TrivialAugmentWide(
+                    dev.stoker.vision.augment.Interpolation.BILINEAR));
             assertThat(recipe.tensorOps()).containsExactly(new RandomErasing(0.1));
         }
     }

@@ -15,8 +15,10 @@ import dev.stoker.vision.transform.Tile;
  * }</pre>
  *
  * <p>Draws, as torchvision's {@code get_params}: the sub-policy; two probabilities; two signs.
+ *
+ * @param interpolation of the shear and rotate ops
  */
-public record AutoAugment() implements PixelOp {
+public record AutoAugment(Interpolation interpolation) implements PixelOp {
     private static final int BINS = 10;
 
     /** One op of a sub-policy: the op, its probability, its magnitude bin (-1: none). */
@@ -51,6 +53,15 @@ public record AutoAugment() implements PixelOp {
         {s("Equalize", 0.8, -1), s("Equalize", 0.6, -1)},
     };
 
+    public AutoAugment {
+        java.util.Objects.requireNonNull(interpolation, "interpolation");
+    }
+
+    /** torchvision's default, nearest. */
+    public AutoAugment() {
+        this(Interpolation.NEAREST);
+    }
+
     private static Step s(String op, double p, int bin) {
         return new Step(PolicyOp.named(op), p, bin);
     }
@@ -68,7 +79,7 @@ public record AutoAugment() implements PixelOp {
                 if (step.op().signed && signs[i] == 0) {
                     m = -m;
                 }
-                step.op().apply(tile, m);
+                step.op().apply(tile, m, interpolation);
             }
         }
     }

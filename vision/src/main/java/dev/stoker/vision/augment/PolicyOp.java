@@ -37,13 +37,18 @@ enum PolicyOp {
 
     /** torchvision's {@code _apply_op(img, name, magnitude, NEAREST, fill=None)}. */
     void apply(Tile tile, double magnitude) {
+        apply(tile, magnitude, Interpolation.NEAREST);
+    }
+
+    /** torchvision's {@code _apply_op(img, name, magnitude, interpolation, fill=None)}. */
+    void apply(Tile tile, double magnitude, Interpolation interpolation) {
         switch (this) {
             case IDENTITY -> { }
-            case SHEAR_X -> Warp.shearX(tile, magnitude);
-            case SHEAR_Y -> Warp.shearY(tile, magnitude);
-            case TRANSLATE_X -> Warp.translate(tile, (int) magnitude, 0);
-            case TRANSLATE_Y -> Warp.translate(tile, 0, (int) magnitude);
-            case ROTATE -> Warp.rotate(tile, magnitude);
+            case SHEAR_X -> Warp.shearX(tile, magnitude, interpolation);
+            case SHEAR_Y -> Warp.shearY(tile, magnitude, interpolation);
+            case TRANSLATE_X -> Warp.translate(tile, (int) magnitude, 0, interpolation);
+            case TRANSLATE_Y -> Warp.translate(tile, 0, (int) magnitude, interpolation);
+            case ROTATE -> Warp.rotate(tile, magnitude, interpolation);
             case BRIGHTNESS -> Adjust.brightness(tile, 1.0 + magnitude);
             case COLOR -> Adjust.saturation(tile, 1.0 + magnitude);
             case CONTRAST -> Adjust.contrast(tile, 1.0 + magnitude);

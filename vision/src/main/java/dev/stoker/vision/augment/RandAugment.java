@@ -19,8 +19,9 @@ import dev.stoker.vision.transform.Tile;
  * @param numOps    ops applied in a row, at least 1
  * @param magnitude the bin, in {@code [0, bins)}
  * @param bins      the number of magnitude bins, at least 2
+ * @param interpolation of the shear, translate and rotate ops
  */
-public record RandAugment(int numOps, int magnitude, int bins) implements PixelOp {
+public record RandAugment(int numOps, int magnitude, int bins, Interpolation interpolation) implements PixelOp {
     private static final PolicyOp[] OPS = {PolicyOp.IDENTITY, PolicyOp.SHEAR_X, PolicyOp.SHEAR_Y,
         PolicyOp.TRANSLATE_X, PolicyOp.TRANSLATE_Y, PolicyOp.ROTATE, PolicyOp.BRIGHTNESS, PolicyOp.COLOR,
         PolicyOp.CONTRAST, PolicyOp.SHARPNESS, PolicyOp.POSTERIZE, PolicyOp.SOLARIZE, PolicyOp.AUTO_CONTRAST,
@@ -31,15 +32,17 @@ public record RandAugment(int numOps, int magnitude, int bins) implements PixelO
             throw new IllegalArgumentException("RandAugment needs numOps >= 1, bins >= 2 and 0 <= magnitude < bins, not "
                     + numOps + ", " + bins + ", " + magnitude);
         }
+        java.util.Objects.requireNonNull(interpolation, "interpolation");
     }
 
+    /** {@code numOps} ops at bin {@code magnitude} of 31, nearest. */
     public RandAugment(int numOps, int magnitude) {
-        this(numOps, magnitude, 31);
+        this(numOps, magnitude, 31, Interpolation.NEAREST);
     }
 
-    /** torchvision's defaults: 2 ops at bin 9 of 31. */
+    /** torchvision's defaults: 2 ops at bin 9 of 31, nearest. */
     public RandAugment() {
-        this(2, 9, 31);
+        this(2, 9, 31, Interpolation.NEAREST);
     }
 
     @Override
@@ -50,7 +53,7 @@ public record RandAugment(int numOps, int magnitude, int bins) implements PixelO
             if (op.signed && random.below(2) == 1) {
                 m = -m;
             }
-            op.apply(tile, m);
+            op.apply(tile, m, interpolation);
         }
     }
 }

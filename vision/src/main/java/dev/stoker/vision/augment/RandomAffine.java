@@ -26,44 +26,52 @@ import dev.stoker.vision.transform.Tile;
  * @param shearXMax    the largest x shear
  * @param shearYMin    the smallest y shear (0 and 0: none)
  * @param shearYMax    the largest y shear
+ * @param interpolation nearest (torchvision's default) or bilinear
  */
 public record RandomAffine(double degreesMin, double degreesMax, double translateX, double translateY,
                            double scaleMin, double scaleMax, double shearXMin, double shearXMax, double shearYMin,
-                           double shearYMax) implements PixelOp {
+                           double shearYMax, Interpolation interpolation) implements PixelOp {
     public RandomAffine {
         if (!(degreesMin <= degreesMax) || !(translateX >= 0 && translateX <= 1 && translateY >= 0 && translateY <= 1)
                 || !(scaleMin > 0 && scaleMin <= scaleMax) || !(shearXMin <= shearXMax) || !(shearYMin <= shearYMax)) {
             throw new IllegalArgumentException("RandomAffine needs ordered ranges, translations in [0, 1] and a positive"
                     + " scale, not " + new StringBuilder().append(degreesMin).append(", ").append(degreesMax));
         }
+        java.util.Objects.requireNonNull(interpolation, "interpolation");
     }
 
     /** Rotation only, in {@code [-degrees, degrees]}: {@code RandomAffine(degrees)}. */
     public static RandomAffine of(double degrees) {
-        return new RandomAffine(-Math.abs(degrees), Math.abs(degrees), 0, 0, 1, 1, 0, 0, 0, 0);
+        return new RandomAffine(-Math.abs(degrees), Math.abs(degrees), 0, 0, 1, 1, 0, 0, 0, 0, Interpolation.NEAREST);
     }
 
     /** The same, shifted by up to {@code x} of the width and {@code y} of the height. */
     public RandomAffine translate(double x, double y) {
         return new RandomAffine(degreesMin, degreesMax, x, y, scaleMin, scaleMax, shearXMin, shearXMax, shearYMin,
-                shearYMax);
+                shearYMax, interpolation);
     }
 
     /** The same, scaled by a factor in {@code [min, max]}. */
     public RandomAffine scale(double min, double max) {
         return new RandomAffine(degreesMin, degreesMax, translateX, translateY, min, max, shearXMin, shearXMax,
-                shearYMin, shearYMax);
+                shearYMin, shearYMax, interpolation);
     }
 
     /** The same, sheared across by {@code [min, max]} degrees. */
     public RandomAffine shear(double min, double max) {
-        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, min, max, 0, 0);
+        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, min, max, 0, 0, interpolation);
     }
 
     /** The same, sheared across and down. */
     public RandomAffine shear(double xMin, double xMax, double yMin, double yMax) {
         return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, xMin, xMax, yMin,
-                yMax);
+                yMax, interpolation);
+    }
+
+    /** The same, read with {@code interpolation} (nearest by default). */
+    public RandomAffine interpolation(Interpolation interpolation) {
+        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, shearXMin, shearXMax,
+                shearYMin, shearYMax, interpolation);
     }
 
     @Override
@@ -87,6 +95,6 @@ public record RandomAffine(double degreesMin, double degreesMax, double translat
                 shearY = random.uniform(shearYMin, shearYMax);
             }
         }
-        Warp.affine(tile, angle, dx, dy, scale, shearX, shearY);
+        Warp.affine(tile, angle, dx, dy, scale, shearX, shearY, interpolation);
     }
 }

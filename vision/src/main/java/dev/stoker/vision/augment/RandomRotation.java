@@ -16,23 +16,30 @@ import dev.stoker.vision.transform.Tile;
  *
  * @param degreesMin the smallest angle, counter-clockwise
  * @param degreesMax the largest
+ * @param interpolation nearest (torchvision's default) or bilinear
  */
-public record RandomRotation(double degreesMin, double degreesMax) implements PixelOp {
+public record RandomRotation(double degreesMin, double degreesMax, Interpolation interpolation) implements PixelOp {
     public RandomRotation {
         if (!(degreesMin <= degreesMax) || Double.isInfinite(degreesMin) || Double.isInfinite(degreesMax)) {
             throw new IllegalArgumentException("RandomRotation's range is ordered and finite, not [" + degreesMin + ", "
                     + degreesMax + "]");
         }
+        java.util.Objects.requireNonNull(interpolation, "interpolation");
     }
 
-    /** Angles in {@code [-degrees, degrees]}. */
+    /** Angles in {@code [degreesMin, degreesMax]}, nearest. */
+    public RandomRotation(double degreesMin, double degreesMax) {
+        this(degreesMin, degreesMax, Interpolation.NEAREST);
+    }
+
+    /** Angles in {@code [-degrees, degrees]}, nearest. */
     public RandomRotation(double degrees) {
-        this(-nonNegative(degrees), degrees);
+        this(-nonNegative(degrees), degrees, Interpolation.NEAREST);
     }
 
     @Override
     public void apply(Tile tile, SampleRandom random) {
-        Warp.rotate(tile, random.uniform(degreesMin, degreesMax));
+        Warp.rotate(tile, random.uniform(degreesMin, degreesMax), interpolation);
     }
 
     private static double nonNegative(double d) {

@@ -6,8 +6,8 @@ import dev.stoker.vision.transform.Tile;
 import java.util.List;
 
 /**
- * torchvision's {@code TrivialAugmentWide(num_magnitude_bins=31)} with nearest neighbours and
- * black fill: per image, one of fourteen ops chosen uniformly, at a magnitude chosen uniformly
+ * torchvision's {@code TrivialAugmentWide(num_magnitude_bins=31, interpolation=NEAREST)}, black
+ * fill: per image, one of fourteen ops chosen uniformly, at a magnitude chosen uniformly
  * from its bins, negated half the time for the signed ops. The geometric ones (shear, translate,
  * rotate) run on the resampled output as {@link Warp}s, as torchvision runs them after the crop.
  *
@@ -20,8 +20,9 @@ import java.util.List;
  * with magnitudes, the bin; for signed ops, the sign.
  *
  * @param bins the number of magnitude bins, at least 2
+ * @param interpolation of the shear, translate and rotate ops
  */
-public record TrivialAugmentWide(int bins) implements PixelOp {
+public record TrivialAugmentWide(int bins, Interpolation interpolation) implements PixelOp {
     /** The ops in torchvision's order. */
     public static final List<String> OPS = List.of("Identity", "ShearX", "ShearY", "TranslateX", "TranslateY",
             "Rotate", "Brightness", "Color", "Contrast", "Sharpness", "Posterize", "Solarize", "AutoContrast",
@@ -31,25 +32,36 @@ public record TrivialAugmentWide(int bins) implements PixelOp {
         if (bins < 2) {
             throw new IllegalArgumentException("TrivialAugmentWide needs at least 2 magnitude bins, not " + bins);
         }
+        java.util.Objects.requireNonNull(interpolation, "interpolation");
     }
 
-    /** torchvision's default, 31 bins. */
+    /** torchvision's defaults: 31 bins, nearest. */
     public TrivialAugmentWide() {
-        this(31);
+        this(31, Interpolation.NEAREST);
+    }
+
+    /** {@code bins} bins, nearest. */
+    public TrivialAugmentWide(int bins) {
+        this(bins, Interpolation.NEAREST);
+    }
+
+    /** 31 bins, with {@code interpolation} (torchvision's reference script passes bilinear). */
+    public TrivialAugmentWide(Interpolation interpolation) {
+        this(31, interpolation);
     }
 
     @Override
     public void apply(Tile tile, SampleRandom random) {
         int op = (int) random.below(OPS.size());
         if (op == 0 || op >= 12) {
-            applyOp(tile, op, 0.0);
+            applyOp(tile, op, 0.0, interpolation);
             return;
         }
         double magnitude = magnitude(op, (int) random.below(bins));
         if (op <= 9 && random.below(2) == 1) {
             magnitude = -magnitude;
         }
-        applyOp(tile, op, magnitude);
+        applyOp(tile, op, magnitude, interpolation);
     }
 
     /** The magnitude of bin {@code bin} of op {@code op} (an index into {@link #OPS}), as torchvision's float32 tables. */
@@ -66,6 +78,11 @@ public record TrivialAugmentWide(int bins) implements PixelOp {
 
     /** torchvision's {@code _apply_op} for op {@code op} (an index into {@link #OPS}) at {@code magnitude}. */
     public static void applyOp(Tile tile, int op, double magnitude) {
-        PolicyOp.named(OPS.get(op)).apply(tile, magnitude);
+        applyOp(tile, op, magnitude, Interpolation.NEAREST);
+    }
+
+    /** As {@link #applyOp(Tile, int, double)}, the warps with {@code interpolation}. */
+    public static void applyOp(Tile tile, int op, double magnitude, Interpolation interpolation) {
+        PolicyOp.named(OPS.get(op)).apply(tile, magnitude, interpolation);
     }
 }

@@ -23,21 +23,36 @@ import java.math.RoundingMode;
 public final class Warp {
     private Warp() {}
 
-    /** {@code F.affine(img, 0, [0, 0], 1, [degrees(atan(m)), 0], center=[0, 0])}: the auto-augment ShearX. */
+    /** {@code F.affine(img, 0, [0, 0], 1, [degrees(atan(m)), 0], NEAREST, center=[0, 0])}: the auto-augment ShearX. */
     public static void shearX(Tile tile, double magnitude) {
-        double sx = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
-        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, sx, 0));
+        shearX(tile, magnitude, Interpolation.NEAREST);
     }
 
-    /** {@code F.affine(img, 0, [0, 0], 1, [0, degrees(atan(m))], center=[0, 0])}: the auto-augment ShearY. */
+    /** As {@link #shearX(Tile, double)}, with {@code interpolation}. */
+    public static void shearX(Tile tile, double magnitude, Interpolation interpolation) {
+        double sx = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
+        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, sx, 0), interpolation);
+    }
+
+    /** {@code F.affine(img, 0, [0, 0], 1, [0, degrees(atan(m))], NEAREST, center=[0, 0])}: the auto-augment ShearY. */
     public static void shearY(Tile tile, double magnitude) {
+        shearY(tile, magnitude, Interpolation.NEAREST);
+    }
+
+    /** As {@link #shearY(Tile, double)}, with {@code interpolation}. */
+    public static void shearY(Tile tile, double magnitude, Interpolation interpolation) {
         double sy = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
-        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, 0, sy));
+        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, 0, sy), interpolation);
     }
 
     /** {@code F.affine(img, 0, [dx, dy], 1, [0, 0])}: the image moved by whole pixels. */
     public static void translate(Tile tile, int dx, int dy) {
-        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, 0, dx, dy, 1.0, 0, 0));
+        translate(tile, dx, dy, Interpolation.NEAREST);
+    }
+
+    /** As {@link #translate(Tile, int, int)}, with {@code interpolation} (whole pixels: the same pixels either way). */
+    public static void translate(Tile tile, int dx, int dy, Interpolation interpolation) {
+        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, 0, dx, dy, 1.0, 0, 0), interpolation);
     }
 
     /**
@@ -45,15 +60,26 @@ public final class Warp {
      * degrees, clockwise for positive {@code angle} as torchvision's), nearest neighbours, black fill.
      */
     public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY) {
+        affine(tile, angle, dx, dy, scale, shearX, shearY, Interpolation.NEAREST);
+    }
+
+    /** As {@link #affine(Tile, double, int, int, double, double, double)}, with {@code interpolation}. */
+    public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY,
+                              Interpolation interpolation) {
         if (!(scale > 0) || Double.isInfinite(scale)) {
             throw new IllegalArgumentException("an affine scale is positive, not " + scale);
         }
         affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, angle, dx, dy, scale,
-                Math.toRadians(shearX), Math.toRadians(shearY)));
+                Math.toRadians(shearX), Math.toRadians(shearY)), interpolation);
     }
 
     /** {@code F.rotate(img, angle)}: counter-clockwise by {@code angle} degrees about the centre, the same size. */
     public static void rotate(Tile tile, double angle) {
+        rotate(tile, angle, Interpolation.NEAREST);
+    }
+
+    /** As {@link #rotate(Tile, double)}, with {@code interpolation} (0, 90, 180 and 270 degrees move whole pixels). */
+    public static void rotate(Tile tile, double angle, Interpolation interpolation) {
         double a = angle % 360.0;
         if (a < 0) {
             a += 360.0;    // Python's modulo
@@ -77,7 +103,7 @@ public final class Warp {
         m[5] = m[3] * x + m[4] * y + m[5];
         m[2] += cx;
         m[5] += cy;
-        affine(tile, m);
+        affine(tile, m, interpolation);
     }
 
     /** torchvision's {@code _get_inverse_affine_matrix}, for Pillow: output pixel to input pixel; shears in radians. */
@@ -97,16 +123,22 @@ public final class Warp {
     }
 
     /**
-     * Pillow's {@code ImagingTransformAffine} with nearest neighbours: output pixel (x, y) takes
-     * input pixel {@code (a0 x + a1 y + a2, a3 x + a4 y + a5)} (at pixel centres), black outside.
+     * Pillow's {@code ImagingTransformAffine}: output pixel (x, y) takes the input at
+     * {@code (a0 x + a1 y + a2, a3 x + a4 y + a5)} (at pixel centres), black outside; nearest
+     * neighbours in 16.16 fixed point (or the scale-only loop), or bilinear through Pillow's
+     * generic transform.
      */
-    public static void affine(Tile tile, double[] a) {
+    public static void affine(Tile tile, double[] a, Interpolation interpolation) {
         int w = tile.width();
         int h = tile.height();
         byte[] out = tile.pixels();
         byte[] in = tile.spare();
         System.arraycopy(out, 0, in, 0, tile.length());
         java.util.Arrays.fill(out, 0, tile.length(), (byte) 0);
+        if (interpolation == Interpolation.BILINEAR) {
+            bilinear(in, out, w, h, a);
+            return;
+        }
         if (a[1] == 0 && a[3] == 0) {
             // ImagingScaleAffine
             int[] xin = new int[w];
@@ -157,6 +189,51 @@ public final class Warp {
             a2 += a1;
             a5 += a4;
         }
+    }
+
+    /** Pillow's {@code ImagingGenericTransform} with {@code affine_transform} and {@code bilinear_filter32RGB}. */
+    private static void bilinear(byte[] in, byte[] out, int w, int h, double[] a) {
+        for (int y = 0; y < h; y++) {
+            double yc = y + 0.5;
+            for (int x = 0; x < w; x++) {
+                double xc = x + 0.5;
+                double xin = a[0] * xc + a[1] * yc + a[2];
+                double yin = a[3] * xc + a[4] * yc + a[5];
+                if (xin < 0.0 || xin >= w || yin < 0.0 || yin >= h) {
+                    continue;    // stays black
+                }
+                xin -= 0.5;
+                yin -= 0.5;
+                int x0 = floor(xin);
+                int y0 = floor(yin);
+                double dx = xin - x0;
+                double dy = yin - y0;
+                int c0 = 3 * clip(x0, w);
+                int c1 = 3 * clip(x0 + 1, w);
+                int r0 = 3 * w * clip(y0, h);
+                boolean below = y0 + 1 >= 0 && y0 + 1 < h;
+                int r1 = 3 * w * (y0 + 1);
+                int o = 3 * (y * w + x);
+                for (int b = 0; b < 3; b++) {
+                    double v1 = lerp(in[r0 + c0 + b] & 0xFF, in[r0 + c1 + b] & 0xFF, dx);
+                    double v2 = below ? lerp(in[r1 + c0 + b] & 0xFF, in[r1 + c1 + b] & 0xFF, dx) : v1;
+                    out[o + b] = (byte) (int) lerp(v1, v2, dy);
+                }
+            }
+        }
+    }
+
+    private static double lerp(double a, double b, double d) {
+        return a + (b - a) * d;
+    }
+
+    private static int clip(int v, int size) {
+        return v < 0 ? 0 : v < size ? v : size - 1;
+    }
+
+    /** Pillow's {@code FLOOR}. */
+    private static int floor(double v) {
+        return v < 0.0 ? (int) Math.floor(v) : (int) v;
     }
 
     /** Pillow's {@code Image.transpose}: ROTATE_90 (counter-clockwise), ROTATE_180 or ROTATE_270. */

@@ -60,11 +60,15 @@ class AdjustParityTest {
             case "translatex" -> Warp.translate(tile, Integer.parseInt(arg), 0);
             case "translatey" -> Warp.translate(tile, 0, Integer.parseInt(arg));
             case "rotate" -> Warp.rotate(tile, Double.parseDouble(arg));
-            case "affine" -> {
+            case "affine", "affinebilinear" -> {
                 String[] a = arg.split(":");
                 Warp.affine(tile, Double.parseDouble(a[0]), Integer.parseInt(a[1]), Integer.parseInt(a[2]),
-                        Double.parseDouble(a[3]), Double.parseDouble(a[4]), Double.parseDouble(a[5]));
+                        Double.parseDouble(a[3]), Double.parseDouble(a[4]), Double.parseDouble(a[5]),
+                        op.endsWith("bilinear") ? Interpolation.BILINEAR : Interpolation.NEAREST);
             }
+            case "rotatebilinear" -> Warp.rotate(tile, Double.parseDouble(arg), Interpolation.BILINEAR);
+            case "shearxbilinear" -> Warp.shearX(tile, Double.parseDouble(arg), Interpolation.BILINEAR);
+            case "translateybilinear" -> Warp.translate(tile, 0, Integer.parseInt(arg), Interpolation.BILINEAR);
             case "blur" -> {
                 String[] ks = arg.split(":");
                 Adjust.gaussianBlur(tile, Integer.parseInt(ks[0]), Double.parseDouble(ks[1]));
