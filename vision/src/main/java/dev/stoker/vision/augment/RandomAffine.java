@@ -35,7 +35,9 @@ public record RandomAffine(double degreesMin, double degreesMax, double translat
         if (!(degreesMin <= degreesMax) || !(translateX >= 0 && translateX <= 1 && translateY >= 0 && translateY <= 1)
                 || !(scaleMin > 0 && scaleMin <= scaleMax) || !(shearXMin <= shearXMax) || !(shearYMin <= shearYMax)) {
             throw new IllegalArgumentException("RandomAffine needs ordered ranges, translations in [0, 1] and a positive"
-                    + " scale, not " + new StringBuilder().append(degreesMin).append(", ").append(degreesMax));
+                    + " scale, not degrees [" + degreesMin + ", " + degreesMax + "], translate (" + translateX + ", "
+                    + translateY + "), scale [" + scaleMin + ", " + scaleMax + "], shear [" + shearXMin + ", "
+                    + shearXMax + ", " + shearYMin + ", " + shearYMax + "]");
         }
         java.util.Objects.requireNonNull(interpolation, "interpolation");
     }

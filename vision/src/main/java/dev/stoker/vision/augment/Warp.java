@@ -5,11 +5,12 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * The geometric ops of the auto-augment policies, on the output {@link Tile} with nearest
- * neighbours and black fill: torchvision's {@code F.affine} and {@code F.rotate} on a PIL image,
- * which are Pillow's {@code Image.transform(AFFINE, NEAREST)} (its 16.16 fixed-point loop, or its
- * scale-only loop for a pure translation) and {@code Image.rotate} (with its exact fast paths for
- * 0, 180, and 90 and 270 degrees on a square image). These run after the one resample, on its
+ * The geometric ops of the auto-augment policies, {@code RandomRotation} and {@code RandomAffine},
+ * on the output {@link Tile} with black fill: torchvision's {@code F.affine} and {@code F.rotate}
+ * on a PIL image, which are Pillow's {@code Image.transform(AFFINE)} (nearest: its 16.16
+ * fixed-point loop, or its scale-only loop for a pure translation; bilinear: its generic
+ * transform) and {@code Image.rotate} (with its exact fast paths for 0, 180, and 90 and 270
+ * degrees on a square image). These run after the one resample, on its
  * output, as torchvision runs them after {@code RandomResizedCrop}: they are not folded into the
  * resample, which would change the pixels.
  *
