@@ -29,7 +29,9 @@ import java.util.Objects;
  * @param scaleMax largest area fraction
  * @param ratioMin smallest height / width
  * @param ratioMax largest
- * @param value    the value per channel (R, G, B), in the slot's units (normalized; 0..255 for u8)
+ * @param value    the value per channel (R, G, B), in the slot's units (normalized; 0..255 for u8);
+ *                 null for torchvision's {@code value="random"}: standard normal noise per element
+ *                 ({@link #withNoise}), drawn after the top and the left
  */
 public record RandomErasing(double p, double scaleMin, double scaleMax, double ratioMin, double ratioMax,
                             float[] value) implements TensorOp {
@@ -40,10 +42,15 @@ public record RandomErasing(double p, double scaleMin, double scaleMax, double r
                     + " <= ratioMax, not scale (" + scaleMin + ", " + scaleMax + "), ratio (" + ratioMin + ", "
                     + ratioMax + ")");
         }
-        if (value.length != 3) {
+        if (value != null && value.length != 3) {
             throw new IllegalArgumentException("RandomErasing's value has 3 channels, not " + value.length);
         }
-        value = value.clone();
+        value = value == null ? null : value.clone();
+    }
+
+    /** torchvision's {@code RandomErasing(p, value="random")}: the rectangle filled with standard normal noise. */
+    public static RandomErasing withNoise(double p) {
+        return new RandomErasing(p, 0.02, 0.33, 0.3, 3.3, null);
     }
 
     /** torchvision's defaults: scale (0.02, 0.33), ratio (0.3, 3.3), value 0. */
@@ -67,8 +74,22 @@ public record RandomErasing(double p, double scaleMin, double scaleMax, double r
         int h = (int) slot.shape().dim(1);
         int w = (int) slot.shape().dim(2);
         int[] box = params(h, w, random);
-        if (box != null) {
+        if (box == null) {
+            return;
+        }
+        if (value != null) {
             erase(slot, box[0], box[1], box[2], box[3], value);
+            return;
+        }
+        int height = (int) slot.shape().dim(1);
+        int width = (int) slot.shape().dim(2);
+        for (int c = 0; c < 3; c++) {
+            for (int y = box[0]; y < box[0] + box[2]; y++) {
+                long at = ((long) c * height + y) * width + box[1];
+                for (int x = 0; x < box[3]; x++) {
+                    slot.setDouble(at + x, (float) random.normal());
+                }
+            }
         }
     }
 
@@ -119,7 +140,7 @@ public record RandomErasing(double p, double scaleMin, double scaleMax, double r
 
     @Override
     public float[] value() {
-        return value.clone();
+        return value == null ? null : value.clone();
     }
 
     @Override
@@ -136,6 +157,6 @@ public record RandomErasing(double p, double scaleMin, double scaleMax, double r
     @Override
     public String toString() {
         return "RandomErasing(p=" + p + ", scale=(" + scaleMin + ", " + scaleMax + "), ratio=(" + ratioMin + ", "
-                + ratioMax + "), value=" + Arrays.toString(value) + ")";
+                + ratioMax + "), value=" + (value == null ? "random" : Arrays.toString(value)) + ")";
     }
 }

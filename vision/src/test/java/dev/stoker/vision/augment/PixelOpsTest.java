@@ -3,10 +3,14 @@ package dev.stoker.vision.augment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import dev.stoker.tensor.Tensor;
 import dev.stoker.vision.Fixtures;
 import dev.stoker.vision.transform.PixelOp;
 import dev.stoker.vision.transform.SampleRandom;
 import dev.stoker.vision.transform.Tile;
+import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -99,5 +103,32 @@ class PixelOpsTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Adjust.gaussianBlur(Tile.of(4, 4, new byte[48]), 9, 1.0))
                 .hasMessageContaining("reflect");
+    }
+
+    @Test
+    void erasingWithNoiseFillsItsRectangleWithStandardNormalValues() {
+        try (Arena arena = Arena.ofConfined()) {
+            Tensor slot = Tensor.allocate(arena, DType.F32, Shape.of(3, 64, 64));
+            slot.copyFrom(new float[3 * 64 * 64]);
+            RandomErasing noise = RandomErasing.withNoise(1.0);
+            noise.apply(slot, SampleRandom.of(3, 0, 1));
+            float[] v = slot.toFloatArray();
+            int erased = 0;
+            double sum = 0;
+            double sq = 0;
+            for (float f : v) {
+                if (f != 0f) {
+                    erased++;
+                    sum += f;
+                    sq += f * f;
+                }
+            }
+            assertThat(erased).isGreaterThan((int) (0.02 * v.length) - 10);
+            double mean = sum / erased;
+            assertThat(mean).isBetween(-0.15, 0.15);
+            assertThat(sq / erased - mean * mean).isBetween(0.8, 1.2);
+            assertThat(noise.toString()).contains("value=random");
+            assertThat(noise).isEqualTo(RandomErasing.withNoise(1.0));
+        }
     }
 }
