@@ -290,7 +290,8 @@ def format_fixtures():
 
 if __name__ == "__main__":
     import sys
+    from make_augment_fixtures import augment_fixtures
     makers = {"decode": decode_fixtures, "formats": format_fixtures, "resize": resize_fixtures,
-              "torchvision": torchvision_fixtures}
+              "torchvision": torchvision_fixtures, "augment": augment_fixtures}
     for name in sys.argv[1:] or makers:
         makers[name]()

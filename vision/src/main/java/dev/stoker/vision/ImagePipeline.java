@@ -5,6 +5,9 @@ import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.augment.Interpolation;
+import dev.stoker.vision.augment.RandomErasing;
+import dev.stoker.vision.augment.TrivialAugmentWide;
 import dev.stoker.vision.decode.DecodeOptions;
 import dev.stoker.vision.decode.DecodeSession;
 import dev.stoker.vision.decode.DecodedImage;
@@ -15,12 +18,16 @@ import dev.stoker.vision.transform.CenterCrop;
 import dev.stoker.vision.transform.Geometry;
 import dev.stoker.vision.transform.ImageTransform;
 import dev.stoker.vision.transform.Normalize;
+import dev.stoker.vision.transform.PixelOp;
 import dev.stoker.vision.transform.RandomHorizontalFlip;
 import dev.stoker.vision.transform.RandomResizedCrop;
 import dev.stoker.vision.transform.Resampler;
 import dev.stoker.vision.transform.Resize;
 import dev.stoker.vision.transform.SampleRandom;
 import dev.stoker.vision.transform.Scratch;
+import dev.stoker.vision.transform.SizeEffect;
+import dev.stoker.vision.transform.TensorOp;
+import dev.stoker.vision.transform.Tile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -36,6 +43,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * when the output is much smaller than the region kept (as PIL's {@code draft}), then the kept
  * region alone is resampled.
  *
+ * <p>Three kinds of step, in this order: geometric steps ({@link ImageTransform}) compose into
+ * the one resample; pixel ops ({@link PixelOp}: colour, blur, ...) then change the 8-bit output
+ * tile in place; tensor ops ({@link TensorOp}: {@code RandomErasing}) change the normalized slot.
+ * Without pixel ops the resample writes straight into the slot. Every draw comes from the
+ * sample's {@link SampleRandom}, geometric steps first, in the order added.
+ *
  * <pre>{@code
  * try (ImagePipeline train = ImagePipeline.train(224)) {      // RandomResizedCrop, flip, ImageNet normalize
  *     Tensor batch = ...;                                      // (64, 3, 224, 224) f32, pooled
@@ -44,6 +57,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * ImagePipeline custom = ImagePipeline.builder()
  *         .add(Resize.shorterSide(160)).add(new CenterCrop(128))
  *         .normalize(Normalize.NONE).dctScaling(false).build();
+ * ImagePipeline recipe = ImagePipeline.builder()                // what trainRecipe(224) holds
+ *         .add(new RandomResizedCrop(224)).add(new RandomHorizontalFlip())
+ *         .add(new TrivialAugmentWide())                        // pixel op
+ *         .add(new RandomErasing(0.1))                          // tensor op, after Normalize
+ *         .build();
  * }</pre>
  *
  * <p>Thread-safe: workers share one pipeline; each call borrows a decode session and working
@@ -51,6 +69,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class ImagePipeline implements AutoCloseable {
     private final List<ImageTransform> transforms;
+    private final List<PixelOp> pixelOps;
+    private final List<TensorOp> tensorOps;
     private final Normalize normalize;
     private final boolean dctScaling;
     private final ImageDecoder decoder;
@@ -60,11 +80,14 @@ public final class ImagePipeline implements AutoCloseable {
 
     private ImagePipeline(Builder b) {
         this.transforms = List.copyOf(b.transforms);
+        this.pixelOps = List.copyOf(b.pixelOps);
+        this.tensorOps = List.copyOf(b.tensorOps);
         this.normalize = b.normalize;
         this.dctScaling = b.dctScaling;
         this.ownsDecoder = b.decoder == null;
         this.decoder = b.decoder != null ? b.decoder : ImageDecoder.create(b.decodeOptions);
-        this.random = transforms.stream().anyMatch(ImageTransform::isRandom);
+        this.random = transforms.stream().anyMatch(ImageTransform::isRandom)
+                || pixelOps.stream().anyMatch(PixelOp::isRandom) || tensorOps.stream().anyMatch(TensorOp::isRandom);
     }
 
     /**
@@ -74,6 +97,22 @@ public final class ImagePipeline implements AutoCloseable {
      */
     public static ImagePipeline train(int size) {
         return builder().add(new RandomResizedCrop(size)).add(new RandomHorizontalFlip()).build();
+    }
+
+    /**
+     * torchvision's reference ImageNet training recipe (its {@code --auto-augment ta_wide
+     * --random-erase 0.1}): {@code RandomResizedCrop(size)}, {@code RandomHorizontalFlip()},
+     * {@code TrivialAugmentWide(interpolation=BILINEAR)}, {@code ToTensor()}, {@code Normalize(IMAGENET)},
+     * {@code RandomErasing(0.1)}; with DCT scaling. Pair it with MixUp and CutMix on the batch,
+     * as the recipe does ({@code --mixup-alpha 0.2 --cutmix-alpha 1.0}):
+     *
+     * <pre>{@code
+     * BatchOp mix = RandomChoice.of(new MixUp(0.2), new CutMix(1.0));
+     * }</pre>
+     */
+    public static ImagePipeline trainRecipe(int size) {
+        return builder().add(new RandomResizedCrop(size)).add(new RandomHorizontalFlip())
+                .add(new TrivialAugmentWide(Interpolation.BILINEAR)).add(new RandomErasing(0.1)).build();
     }
 
     /**
@@ -116,12 +155,15 @@ public final class ImagePipeline implements AutoCloseable {
                 throw new IllegalArgumentException(source + ": the transforms make a " + g.width() + "x" + g.height()
                         + " image, but the slot is " + slot.shape() + " (3, H, W expected)");
             }
-            render(session, g, slot);
+            render(session, g, slot, random);
         }
     }
 
-    /** Decodes and resamples into {@code slot}, timing both for the loader's profile ({@link Stages}). */
-    private void render(DecodeSession session, Geometry g, Tensor slot) {
+    /**
+     * Decodes and resamples into {@code slot}, then runs the pixel and tensor ops; timing decode
+     * and the rest for the loader's profile ({@link Stages}).
+     */
+    private void render(DecodeSession session, Geometry g, Tensor slot, SampleRandom random) {
         long t = Stages.start();
         DecodedImage image = session.decode(scaleFor(g));
         t = Stages.end(Stage.DECODE, t);
@@ -130,7 +172,19 @@ public final class ImagePipeline implements AutoCloseable {
             scratch = new Scratch();
         }
         try {
-            Resampler.render(image.pixels(), image.width(), image.height(), g, normalize, slot, scratch);
+            if (pixelOps.isEmpty()) {
+                Resampler.render(image.pixels(), image.width(), image.height(), g, normalize, slot, scratch);
+            } else {
+                Tile tile = scratch.tile();
+                Resampler.render(image.pixels(), image.width(), image.height(), g, tile, scratch);
+                for (PixelOp op : pixelOps) {
+                    op.apply(tile, random);
+                }
+                Resampler.write(tile, normalize, slot, scratch);
+            }
+            for (TensorOp op : tensorOps) {
+                op.apply(slot, random);
+            }
         } finally {
             scratches.offer(scratch);
             Stages.end(Stage.TRANSFORM, t);
@@ -146,7 +200,7 @@ public final class ImagePipeline implements AutoCloseable {
             ImageHeader header = session.open(bytes, source);
             Geometry g = plan(header.width(), header.height(), random);
             Tensor out = Tensor.allocate(arena, dtype, Shape.of(3, g.height(), g.width()));
-            render(session, g, out);
+            render(session, g, out, random);
             return out;
         }
     }
@@ -161,26 +215,21 @@ public final class ImagePipeline implements AutoCloseable {
     }
 
     /**
-     * The output shape {@code (3, H, W)}, when the last size-setting transform fixes it
-     * ({@code RandomResizedCrop}, {@code CenterCrop}, {@code Resize} to an exact size).
+     * The output shape {@code (3, H, W)}, when the last geometric step that sets the size fixes it
+     * ({@code RandomResizedCrop}, {@code CenterCrop}, {@code Resize} to an exact size): read from
+     * each step's {@link ImageTransform#sizeEffect()}. Pixel and tensor ops keep the size.
      *
      * @throws IllegalStateException when the output size depends on the image
      */
     public Shape outputShape() {
         for (int i = transforms.size() - 1; i >= 0; i--) {
-            switch (transforms.get(i)) {
-                case RandomResizedCrop r -> {
-                    return Shape.of(3, r.height(), r.width());
-                }
-                case CenterCrop c -> {
-                    return Shape.of(3, c.height(), c.width());
-                }
-                case Resize r when r.shorterSide() == 0 -> {
-                    return Shape.of(3, r.height(), r.width());
-                }
-                case Resize r -> throw new IllegalStateException("the output size of " + this
-                        + " depends on each image's aspect ratio: end it with a crop or an exact resize");
-                case RandomHorizontalFlip f -> { }
+            SizeEffect e = transforms.get(i).sizeEffect();
+            if (e.isFixed()) {
+                return Shape.of(3, e.height(), e.width());
+            }
+            if (e.equals(SizeEffect.VARIES)) {
+                throw new IllegalStateException("the output size of " + this + " depends on each image ("
+                        + transforms.get(i) + "): end it with a crop or an exact resize");
             }
         }
         throw new IllegalStateException("the output size of " + this + " is each image's own size: add a crop or resize");
@@ -191,8 +240,19 @@ public final class ImagePipeline implements AutoCloseable {
         return decoder;
     }
 
+    /** The geometric steps, in order. */
     public List<ImageTransform> transforms() {
         return transforms;
+    }
+
+    /** The pixel ops, in order; empty on the plain path. */
+    public List<PixelOp> pixelOps() {
+        return pixelOps;
+    }
+
+    /** The ops on the normalized slot, in order. */
+    public List<TensorOp> tensorOps() {
+        return tensorOps;
     }
 
     public Normalize normalize() {
@@ -219,12 +279,21 @@ public final class ImagePipeline implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "ImagePipeline" + transforms + " + " + normalize + (dctScaling ? ", DCT scaling" : "");
+        return "ImagePipeline" + transforms + (pixelOps.isEmpty() ? "" : " + " + pixelOps) + " + " + normalize
+                + (tensorOps.isEmpty() ? "" : " + " + tensorOps) + (dctScaling ? ", DCT scaling" : "");
     }
 
-    /** Settings of a pipeline; {@link #build()} makes it. */
+    /**
+     * Settings of a pipeline; {@link #build()} makes it.
+     *
+     * <p>NOTE: {@code add} takes the three kinds of step by overloading; a lambda names its kind
+     * with a cast ({@code add((PixelOp) (tile, random) -> ...)}).
+     */
+    @SuppressWarnings("overloads")
     public static final class Builder {
         private final List<ImageTransform> transforms = new ArrayList<>();
+        private final List<PixelOp> pixelOps = new ArrayList<>();
+        private final List<TensorOp> tensorOps = new ArrayList<>();
         private Normalize normalize = Normalize.IMAGENET;
         private boolean dctScaling = true;
         private ImageDecoder decoder;
@@ -232,9 +301,40 @@ public final class ImagePipeline implements AutoCloseable {
 
         private Builder() {}
 
-        /** Appends a transform; they apply in the order added. */
+        /**
+         * Appends a geometric step; they apply in the order added, before every pixel and tensor op.
+         *
+         * @throws IllegalStateException when a pixel or tensor op was added before it: pixel ops
+         *     run on the resampled output, so a geometric step after one would silently move
+         */
         public Builder add(ImageTransform transform) {
-            transforms.add(Objects.requireNonNull(transform, "transform"));
+            Objects.requireNonNull(transform, "transform");
+            if (!pixelOps.isEmpty() || !tensorOps.isEmpty()) {
+                throw new IllegalStateException("add " + transform + " before the pixel and tensor ops: geometric steps"
+                        + " compose into one resample, which runs before them");
+            }
+            transforms.add(transform);
+            return this;
+        }
+
+        /**
+         * Appends a pixel op, run on the 8-bit output tile after the resample, in the order added.
+         *
+         * @throws IllegalStateException when a tensor op was added before it (tensor ops run after Normalize)
+         */
+        public Builder add(PixelOp op) {
+            Objects.requireNonNull(op, "op");
+            if (!tensorOps.isEmpty()) {
+                throw new IllegalStateException("add " + op + " before the tensor ops: pixel ops run before Normalize,"
+                        + " tensor ops after it");
+            }
+            pixelOps.add(op);
+            return this;
+        }
+
+        /** Appends an op on the normalized slot (as torchvision's transforms after {@code ToTensor}). */
+        public Builder add(TensorOp op) {
+            tensorOps.add(Objects.requireNonNull(op, "op"));
             return this;
         }
 

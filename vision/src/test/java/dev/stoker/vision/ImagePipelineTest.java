@@ -8,7 +8,12 @@ import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import dev.stoker.vision.decode.ImageDecodeException;
 import dev.stoker.vision.decode.ScalingFactor;
+import dev.stoker.vision.augment.RandomErasing;
+import dev.stoker.vision.augment.RandomGrayscale;
 import dev.stoker.vision.transform.CenterCrop;
+import dev.stoker.vision.transform.Normalize;
+import dev.stoker.vision.transform.PixelOp;
+import dev.stoker.vision.transform.RandomHorizontalFlip;
 import dev.stoker.vision.transform.RandomResizedCrop;
 import dev.stoker.vision.transform.Resize;
 import dev.stoker.vision.transform.SampleRandom;
@@ -30,6 +35,13 @@ class ImagePipelineTest {
             assertThat(eval.outputShape()).isEqualTo(Shape.of(3, 224, 224));
             assertThat(eval.transforms()).containsExactly(Resize.shorterSide(256), new CenterCrop(224));
             assertThat(train.transforms().getFirst()).isEqualTo(new RandomResizedCrop(224));
+            assertThat(train.pixelOps()).isEmpty();     // the fast path: the resample writes the slot
+        }
+        try (ImagePipeline recipe = ImagePipeline.trainRecipe(176)) {
+            assertThat(recipe.outputShape()).isEqualTo(Shape.of(3, 176, 176));
+            assertThat(recipe.pixelOps()).containsExactly(new dev.stoker.vision.augment.TrivialAugmentWide(
+                    dev.stoker.vision.augment.Interpolation.BILINEAR));
+            assertThat(recipe.tensorOps()).containsExactly(new RandomErasing(0.1));
         }
     }
 
@@ -142,6 +154,46 @@ class ImagePipelineTest {
     void resizeOnlyHasNoFixedShape() {
         try (ImagePipeline p = ImagePipeline.builder().add(Resize.shorterSide(30)).build()) {
             assertThatThrownBy(p::outputShape).isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    @Test
+    void stepsGoGeometricThenPixelThenTensor() {
+        ImagePipeline.Builder b = ImagePipeline.builder().add(new RandomResizedCrop(32)).add(new RandomGrayscale());
+        assertThatThrownBy(() -> b.add(new RandomHorizontalFlip())).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("before the pixel and tensor ops");
+        b.add(new RandomErasing());
+        assertThatThrownBy(() -> b.add(new RandomGrayscale())).hasMessageContaining("before the tensor ops");
+        try (ImagePipeline p = b.build()) {
+            assertThat(p.outputShape()).isEqualTo(Shape.of(3, 32, 32));
+            assertThat(p.pixelOps()).containsExactly(new RandomGrayscale());
+            assertThat(p.tensorOps()).containsExactly(new RandomErasing());
+            assertThatThrownBy(() -> p.apply(PHOTO, "photo", null, DType.F32, Arena.global()))
+                    .hasMessageContaining("SampleRandom");
+        }
+        try (ImagePipeline p = ImagePipeline.builder().add(Resize.shorterSide(20)).add(new RandomGrayscale()).build()) {
+            assertThatThrownBy(p::outputShape).hasMessageContaining("depends on each image");
+        }
+    }
+
+    /** An op of one's own, as a lambda: it sees the tile after the crop and flip, before Normalize. */
+    @Test
+    void aUsersPixelOpRunsOnTheOutputTile() {
+        PixelOp invert = (tile, random) -> {
+            byte[] px = tile.pixels();
+            for (int i = 0; i < tile.length(); i++) {
+                px[i] = (byte) ~px[i];
+            }
+        };
+        try (ImagePipeline plain = ImagePipeline.builder().add(Resize.to(20, 24)).normalize(Normalize.NONE).build();
+             ImagePipeline inverted = ImagePipeline.builder().add(Resize.to(20, 24)).add(invert)
+                     .normalize(Normalize.NONE).build();
+             Arena arena = Arena.ofConfined()) {
+            float[] a = plain.apply(PHOTO, "photo", null, DType.U8, arena).toFloatArray();
+            float[] b = inverted.apply(PHOTO, "photo", SampleRandom.of(0, 0, 0), DType.U8, arena).toFloatArray();
+            for (int i = 0; i < a.length; i++) {
+                assertThat(b[i]).isEqualTo(255 - a[i]);
+            }
         }
     }
 }

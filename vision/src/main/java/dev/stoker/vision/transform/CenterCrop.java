@@ -35,4 +35,9 @@ public record CenterCrop(int height, int width) implements ImageTransform {
     public void apply(Geometry geometry, SampleRandom random) {
         geometry.crop(params(geometry.width(), geometry.height()));
     }
+
+    @Override
+    public SizeEffect sizeEffect() {
+        return SizeEffect.fixed(height, width);
+    }
 }

@@ -79,6 +79,11 @@ public record RandomResizedCrop(int height, int width, double scaleMin, double s
     }
 
     @Override
+    public SizeEffect sizeEffect() {
+        return SizeEffect.fixed(height, width);
+    }
+
+    @Override
     public boolean isRandom() {
         return true;
     }

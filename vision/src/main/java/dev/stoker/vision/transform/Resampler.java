@@ -31,11 +31,34 @@ public final class Resampler {
      */
     public static void render(MemorySegment pixels, int width, int height, Geometry g, Normalize normalize,
                               Tensor slot, Scratch scratch) {
+        render(pixels, width, height, g, new SlotWriter(slot, normalize, g, scratch), scratch);
+    }
+
+    /**
+     * Writes geometry {@code g} of {@code pixels} into {@code tile} as 8-bit RGB (flipped and padded
+     * as {@code g} says), for {@link PixelOp}s to work on; {@link #write} then normalizes it into
+     * the slot. The same pixels {@link #render(MemorySegment, int, int, Geometry, Normalize, Tensor, Scratch)}
+     * would have normalized.
+     */
+    public static void render(MemorySegment pixels, int width, int height, Geometry g, Tile tile, Scratch scratch) {
+        render(pixels, width, height, g, new TileWriter(tile, g), scratch);
+    }
+
+    /** Writes {@code tile} into {@code slot}, a {@code (3, H, W)} tensor of the tile's size, normalized. */
+    public static void write(Tile tile, Normalize normalize, Tensor slot, Scratch scratch) {
+        SlotWriter writer = new SlotWriter(slot, normalize, tile.width(), tile.height(), scratch);
+        byte[] px = tile.pixels();
+        for (int y = 0, at = 0; y < tile.height(); y++, at += 3 * tile.width()) {
+            writer.row(y, px, at);
+        }
+    }
+
+    private static void render(MemorySegment pixels, int width, int height, Geometry g, RowSink writer,
+                               Scratch scratch) {
         if (pixels.byteSize() < 3L * width * height) {
             throw new IllegalArgumentException(width + "x" + height + " RGB pixels need " + 3L * width * height
                     + " bytes, the segment holds " + pixels.byteSize());
         }
-        SlotWriter writer = new SlotWriter(slot, normalize, g, scratch);
         Geometry.Axis ax = g.x;
         Geometry.Axis ay = g.y;
         int outW = ax.imgEnd - ax.imgStart;
@@ -126,7 +149,7 @@ public final class Resampler {
             for (int i = 0; i < rowLen; i++) {
                 out[i] = clip8(acc[i]);
             }
-            writer.row(ay.imgStart + j, out);
+            writer.row(ay.imgStart + j, out, 0);
         }
         for (int y = ay.imgEnd; y < ay.size; y++) {
             writer.paddingRow(y);

@@ -47,4 +47,9 @@ public record Resize(int height, int width, int shorterSide) implements ImageTra
         int[] size = outputSize(geometry.width(), geometry.height());
         geometry.resize(size[1], size[0]);
     }
+
+    @Override
+    public SizeEffect sizeEffect() {
+        return shorterSide == 0 ? SizeEffect.fixed(height, width) : SizeEffect.VARIES;
+    }
 }

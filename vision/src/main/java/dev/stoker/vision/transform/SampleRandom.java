@@ -55,6 +55,13 @@ public final class SampleRandom {
         return from + (to - from) * nextDouble();
     }
 
+    /** A standard normal draw, as {@code torch.Tensor.normal_()} (the same distribution; Box-Muller, two draws). */
+    public double normal() {
+        double u1 = 1.0 - nextDouble();   // (0, 1]
+        double u2 = nextDouble();
+        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    }
+
     /** A long in [0, bound), without bias. */
     public long below(long bound) {
         if (bound <= 0) {

@@ -22,6 +22,7 @@ public final class Scratch {
     private float[] floats = new float[0];
     private short[] shorts = new short[0];
     private byte[] bytes = new byte[0];
+    private final Tile tile = new Tile();
     private Normalize tableFor;
     private float[][] table;
 
@@ -81,6 +82,11 @@ public final class Scratch {
 
     byte[] bytes(int n) {
         return bytes.length >= n ? bytes : (bytes = new byte[n]);
+    }
+
+    /** The tile pixel ops work on, reused from image to image. */
+    public Tile tile() {
+        return tile;
     }
 
     float[][] table(Normalize normalize) {

@@ -15,7 +15,7 @@ import java.util.Arrays;
  * <p>The slot's dtype decides the output: {@code F32} (torchvision's), {@code F16} or {@code BF16}
  * (the same values rounded), or {@code U8} (the pixels as they are, not normalized).
  */
-final class SlotWriter {
+final class SlotWriter implements RowSink {
     private final MemorySegment slot;
     private final DType dtype;
     private final int width;
@@ -30,6 +30,16 @@ final class SlotWriter {
     private final byte[] rowB;
 
     SlotWriter(Tensor slot, Normalize normalize, Geometry g, Scratch scratch) {
+        this(slot, normalize, g.width(), g.height(), g.x.imgStart, g.x.imgEnd, g.isFlipped(), scratch);
+    }
+
+    /** A writer of whole rows, neither flipped nor padded: for a finished {@link Tile}. */
+    SlotWriter(Tensor slot, Normalize normalize, int tileWidth, int tileHeight, Scratch scratch) {
+        this(slot, normalize, tileWidth, tileHeight, 0, tileWidth, false, scratch);
+    }
+
+    private SlotWriter(Tensor slot, Normalize normalize, int gWidth, int gHeight, int imgStartX, int imgEndX,
+                       boolean flip, Scratch scratch) {
         if (slot.shape().rank() != 3 || slot.shape().dim(0) != 3) {
             throw new IllegalArgumentException("an image slot is (3, H, W), not " + slot.shape());
         }
@@ -37,13 +47,13 @@ final class SlotWriter {
         this.dtype = slot.dtype();
         this.height = (int) slot.shape().dim(1);
         this.width = (int) slot.shape().dim(2);
-        if (g.width() != width || g.height() != height) {
-            throw new IllegalArgumentException("the transforms make a " + g.width() + "x" + g.height()
+        if (gWidth != width || gHeight != height) {
+            throw new IllegalArgumentException("the transforms make a " + gWidth + "x" + gHeight
                     + " image, but the slot is " + slot.shape() + " (3, H, W)");
         }
-        this.imgStartX = g.x.imgStart;
-        this.imgEndX = g.x.imgEnd;
-        this.flip = g.isFlipped();
+        this.imgStartX = imgStartX;
+        this.imgEndX = imgEndX;
+        this.flip = flip;
         switch (dtype) {
             case F32 -> {
                 table = scratch.table(normalize);
@@ -70,8 +80,9 @@ final class SlotWriter {
         this.rowB = dtype == DType.U8 ? scratch.bytes(width) : null;
     }
 
-    /** Writes output row {@code y} from {@code rgb}: the image's pixels for columns [imgStartX, imgEndX). */
-    void row(int y, byte[] rgb) {
+    /** Writes output row {@code y} from {@code rgb} at {@code from}: the image's pixels for columns [imgStartX, imgEndX). */
+    @Override
+    public void row(int y, byte[] rgb, int from) {
         for (int c = 0; c < 3; c++) {
             long offset = ((long) c * height + y) * width;
             switch (dtype) {
@@ -80,11 +91,11 @@ final class SlotWriter {
                     float pad = lut[0];
                     fillPadding(rowF, pad);
                     if (flip) {
-                        for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                        for (int o = imgStartX, i = from + c; o < imgEndX; o++, i += 3) {
                             rowF[width - 1 - o] = lut[rgb[i] & 0xFF];
                         }
                     } else {
-                        for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                        for (int o = imgStartX, i = from + c; o < imgEndX; o++, i += 3) {
                             rowF[o] = lut[rgb[i] & 0xFF];
                         }
                     }
@@ -93,14 +104,14 @@ final class SlotWriter {
                 case F16, BF16 -> {
                     short[] lut = halfTable[c];
                     fillPadding(rowH, lut[0]);
-                    for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                    for (int o = imgStartX, i = from + c; o < imgEndX; o++, i += 3) {
                         rowH[flip ? width - 1 - o : o] = lut[rgb[i] & 0xFF];
                     }
                     MemorySegment.copy(rowH, 0, slot, ValueLayout.JAVA_SHORT_UNALIGNED, offset * 2, width);
                 }
                 default -> {
                     fillPadding(rowB, (byte) 0);
-                    for (int o = imgStartX, i = c; o < imgEndX; o++, i += 3) {
+                    for (int o = imgStartX, i = from + c; o < imgEndX; o++, i += 3) {
                         rowB[flip ? width - 1 - o : o] = rgb[i];
                     }
                     MemorySegment.copy(rowB, 0, slot, ValueLayout.JAVA_BYTE, offset, width);
@@ -110,7 +121,8 @@ final class SlotWriter {
     }
 
     /** Writes row {@code y} as padding only (black, normalized). */
-    void paddingRow(int y) {
+    @Override
+    public void paddingRow(int y) {
         for (int c = 0; c < 3; c++) {
             long offset = ((long) c * height + y) * width;
             switch (dtype) {

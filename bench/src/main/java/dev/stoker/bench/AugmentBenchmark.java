@@ -1,0 +1,178 @@
+package dev.stoker.bench;
+
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.ImagePipeline;
+import dev.stoker.vision.augment.Adjust;
+import dev.stoker.vision.augment.TrivialAugmentWide;
+import dev.stoker.vision.augment.Warp;
+import dev.stoker.vision.batch.CutMix;
+import dev.stoker.vision.batch.MixUp;
+import dev.stoker.vision.batch.Targets;
+import dev.stoker.vision.decode.DecodeOptions;
+import dev.stoker.vision.decode.ImageDecoder;
+import dev.stoker.vision.transform.SampleRandom;
+import dev.stoker.vision.transform.Tile;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Single-thread cost of the pixel ops on a 224x224 output tile (one operation = one op on one
+ * image, the tile restored first), of the batch ops on a (64, 3, 224, 224) f32 batch, and of
+ * torchvision's reference recipe end to end ({@link ImagePipeline#trainRecipe}) against the plain
+ * training transform on the same JPEGs as {@link ImagePipelineBenchmark}. PIL's per-op figures to
+ * compare with: {@code python3 -m timeit} on a 224x224 PIL image (BENCHMARKS.md).
+ *
+ * <pre>
+ * ./mvnw -pl bench -am package -DskipTests
+ * java -jar bench/target/benchmarks.jar AugmentBenchmark.op -p op=hue
+ * java -jar bench/target/benchmarks.jar "AugmentBenchmark.(train|recipe)"
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"})
+public class AugmentBenchmark {
+    /** The pixel op measured by {@link #op}, and its tile; a state of its own so that only {@code op} runs per op. */
+    @State(Scope.Thread)
+    public static class PixelOpState {
+        @Param({"brightness", "contrast", "saturation", "hue", "sharpness", "grayscale", "solarize", "posterize",
+            "autocontrast", "equalize", "blur5", "blur23", "rotate", "shear", "translate", "trivialaugment"})
+        public String op;
+        byte[] source;
+        Tile tile;
+        long sample;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            source = new byte[3 * 224 * 224];
+            new SplittableRandom(7).nextBytes(source);
+            tile = Tile.of(224, 224, source);
+        }
+    }
+
+    private long sample;
+    private Arena arena;
+    private List<MemorySegment> jpegs;
+    private ImageDecoder decoder;
+    private ImagePipeline train;
+    private ImagePipeline recipe;
+    private Tensor slot;
+    private Tensor batch;
+    private Tensor targets;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        arena = Arena.ofShared();
+        jpegs = new ArrayList<>();
+        for (byte[] b : ImagePipelineBenchmark.generate(50, 1234)) {
+            MemorySegment m = arena.allocate(b.length);
+            MemorySegment.copy(MemorySegment.ofArray(b), 0, m, 0, b.length);
+            jpegs.add(m);
+        }
+        decoder = ImageDecoder.create(DecodeOptions.defaults());
+        train = ImagePipeline.builder().decoder(decoder).add(new dev.stoker.vision.transform.RandomResizedCrop(224))
+                .add(new dev.stoker.vision.transform.RandomHorizontalFlip()).build();
+        recipe = ImagePipeline.builder().decoder(decoder).add(new dev.stoker.vision.transform.RandomResizedCrop(224))
+                .add(new dev.stoker.vision.transform.RandomHorizontalFlip()).add(new TrivialAugmentWide())
+                .add(new dev.stoker.vision.augment.RandomErasing(0.1)).build();
+        slot = Tensor.allocate(arena, DType.F32, Shape.of(64, 3, 224, 224)).select(5);
+        batch = Tensor.allocate(arena, DType.F32, Shape.of(64, 3, 224, 224));
+        Tensor labels = Tensor.allocate(arena, DType.I64, Shape.of(64));
+        for (int i = 0; i < 64; i++) {
+            labels.setLong(i, i % 10);
+        }
+        targets = Targets.oneHot(labels, 1000, arena);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        train.close();
+        recipe.close();
+        decoder.close();
+        arena.close();
+    }
+
+    /** One pixel op on a 224x224 tile (the copy that restores the tile included: about 150 KB). */
+    @Benchmark
+    public Tile op(PixelOpState s) {
+        Tile tile = s.tile;
+        System.arraycopy(s.source, 0, tile.pixels(), 0, s.source.length);
+        switch (s.op) {
+            case "brightness" -> Adjust.brightness(tile, 1.3);
+            case "contrast" -> Adjust.contrast(tile, 1.3);
+            case "saturation" -> Adjust.saturation(tile, 1.3);
+            case "hue" -> Adjust.hue(tile, 0.1);
+            case "sharpness" -> Adjust.sharpness(tile, 1.5);
+            case "grayscale" -> Adjust.grayscale(tile);
+            case "solarize" -> Adjust.solarize(tile, 128);
+            case "posterize" -> Adjust.posterize(tile, 4);
+            case "autocontrast" -> Adjust.autocontrast(tile);
+            case "equalize" -> Adjust.equalize(tile);
+            case "blur5" -> Adjust.gaussianBlur(tile, 5, 1.0);
+            case "blur23" -> Adjust.gaussianBlur(tile, 23, 1.0);
+            case "rotate" -> Warp.rotate(tile, 30);
+            case "shear" -> Warp.shearX(tile, 0.3);
+            case "translate" -> Warp.translate(tile, 12, -7);
+            default -> new TrivialAugmentWide().apply(tile, SampleRandom.of(1, 0, s.sample++));
+        }
+        return tile;
+    }
+
+    /** Decode + RandomResizedCrop + flip + Normalize into a slot: the plain training transform. */
+    @Benchmark
+    public Tensor train() {
+        train.apply(nextJpeg(), "bench", slot, SampleRandom.of(1, 0, sample++));
+        return slot;
+    }
+
+    /** The same with TrivialAugmentWide and RandomErasing(0.1): torchvision's reference recipe. */
+    @Benchmark
+    public Tensor recipe() {
+        recipe.apply(nextJpeg(), "bench", slot, SampleRandom.of(1, 0, sample++));
+        return slot;
+    }
+
+    /** MixUp on a (64, 3, 224, 224) f32 batch and its (64, 1000) targets. */
+    @Benchmark
+    public Tensor mixUp() {
+        MixUp.mix(batch, targets, 0.3);
+        return batch;
+    }
+
+    /** CutMix of a quarter of the image on the same batch. */
+    @Benchmark
+    public Tensor cutMix() {
+        CutMix.cut(batch, targets, 56, 56, 168, 168);
+        return batch;
+    }
+
+    private MemorySegment nextJpeg() {
+        MemorySegment m = jpegs.get(next);
+        next = next + 1 == jpegs.size() ? 0 : next + 1;
+        return m;
+    }
+}

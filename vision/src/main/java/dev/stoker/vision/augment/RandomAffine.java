@@ -1,0 +1,102 @@
+package dev.stoker.vision.augment;
+
+import dev.stoker.vision.transform.PixelOp;
+import dev.stoker.vision.transform.SampleRandom;
+import dev.stoker.vision.transform.Tile;
+
+/**
+ * torchvision's {@code RandomAffine(degrees, translate, scale, shear)} with its defaults (nearest
+ * neighbours, about the centre, black fill), on the resampled output ({@link Warp#affine}).
+ *
+ * <pre>{@code
+ * RandomAffine.of(10).translate(0.1, 0.1).scale(0.9, 1.1).shear(-5, 5);
+ * }</pre>
+ *
+ * <p>Draws, as torchvision's {@code get_params}: the angle; with a translation, dx and dy
+ * (rounded half to even); with a scale range, the scale; with a shear, the x shear, then the y
+ * shear when it has a range.
+ *
+ * @param degreesMin   the smallest angle
+ * @param degreesMax   the largest angle
+ * @param translateX   the largest shift across, as a fraction of the width (0: none)
+ * @param translateY   the largest shift down, as a fraction of the height
+ * @param scaleMin     the smallest scale (1 and 1: none)
+ * @param scaleMax     the largest scale
+ * @param shearXMin    the smallest x shear, in degrees (all four 0: none)
+ * @param shearXMax    the largest x shear
+ * @param shearYMin    the smallest y shear (0 and 0: none)
+ * @param shearYMax    the largest y shear
+ * @param interpolation nearest (torchvision's default) or bilinear
+ */
+public record RandomAffine(double degreesMin, double degreesMax, double translateX, double translateY,
+                           double scaleMin, double scaleMax, double shearXMin, double shearXMax, double shearYMin,
+                           double shearYMax, Interpolation interpolation) implements PixelOp {
+    public RandomAffine {
+        if (!(degreesMin <= degreesMax) || !(translateX >= 0 && translateX <= 1 && translateY >= 0 && translateY <= 1)
+                || !(scaleMin > 0 && scaleMin <= scaleMax) || !(shearXMin <= shearXMax) || !(shearYMin <= shearYMax)) {
+            throw new IllegalArgumentException("RandomAffine needs ordered ranges, translations in [0, 1] and a positive"
+                    + " scale, not degrees [" + degreesMin + ", " + degreesMax + "], translate (" + translateX + ", "
+                    + translateY + "), scale [" + scaleMin + ", " + scaleMax + "], shear [" + shearXMin + ", "
+                    + shearXMax + ", " + shearYMin + ", " + shearYMax + "]");
+        }
+        java.util.Objects.requireNonNull(interpolation, "interpolation");
+    }
+
+    /** Rotation only, in {@code [-degrees, degrees]}: {@code RandomAffine(degrees)}. */
+    public static RandomAffine of(double degrees) {
+        return new RandomAffine(-Math.abs(degrees), Math.abs(degrees), 0, 0, 1, 1, 0, 0, 0, 0, Interpolation.NEAREST);
+    }
+
+    /** The same, shifted by up to {@code x} of the width and {@code y} of the height. */
+    public RandomAffine translate(double x, double y) {
+        return new RandomAffine(degreesMin, degreesMax, x, y, scaleMin, scaleMax, shearXMin, shearXMax, shearYMin,
+                shearYMax, interpolation);
+    }
+
+    /** The same, scaled by a factor in {@code [min, max]}. */
+    public RandomAffine scale(double min, double max) {
+        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, min, max, shearXMin, shearXMax,
+                shearYMin, shearYMax, interpolation);
+    }
+
+    /** The same, sheared across by {@code [min, max]} degrees. */
+    public RandomAffine shear(double min, double max) {
+        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, min, max, 0, 0, interpolation);
+    }
+
+    /** The same, sheared across and down. */
+    public RandomAffine shear(double xMin, double xMax, double yMin, double yMax) {
+        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, xMin, xMax, yMin,
+                yMax, interpolation);
+    }
+
+    /** The same, read with {@code interpolation} (nearest by default). */
+    public RandomAffine interpolation(Interpolation interpolation) {
+        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, shearXMin, shearXMax,
+                shearYMin, shearYMax, interpolation);
+    }
+
+    @Override
+    public void apply(Tile tile, SampleRandom random) {
+        double angle = random.uniform(degreesMin, degreesMax);
+        int dx = 0;
+        int dy = 0;
+        if (translateX != 0 || translateY != 0) {
+            double maxDx = translateX * tile.width();
+            double maxDy = translateY * tile.height();
+            dx = (int) Math.rint(random.uniform(-maxDx, maxDx));
+            dy = (int) Math.rint(random.uniform(-maxDy, maxDy));
+        }
+        double scale = scaleMin == 1 && scaleMax == 1 ? 1.0 : random.uniform(scaleMin, scaleMax);
+        double shearX = 0;
+        double shearY = 0;
+        boolean shearYRange = shearYMin != 0 || shearYMax != 0;
+        if (shearXMin != 0 || shearXMax != 0 || shearYRange) {
+            shearX = random.uniform(shearXMin, shearXMax);
+            if (shearYRange) {
+                shearY = random.uniform(shearYMin, shearYMax);
+            }
+        }
+        Warp.affine(tile, angle, dx, dy, scale, shearX, shearY, interpolation);
+    }
+}

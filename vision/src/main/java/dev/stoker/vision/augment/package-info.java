@@ -1,0 +1,12 @@
+/**
+ * torchvision's augmentations for training (0.14's parameters and defaults): the pixel ops
+ * ({@link dev.stoker.vision.transform.PixelOp}: {@code ColorJitter}, {@code RandomGrayscale},
+ * {@code GaussianBlur}, {@code RandomSolarize}, {@code RandomPosterize},
+ * {@code RandomAutocontrast}, {@code RandomEqualize}, {@code RandomAdjustSharpness},
+ * {@code TrivialAugmentWide}, {@code RandAugment}, {@code AutoAugment}, {@code RandomRotation}, {@code RandomAffine}) that change the 8-bit output tile in place, and
+ * {@code RandomErasing} on the normalized slot. {@link dev.stoker.vision.augment.Adjust} holds
+ * their functional forms, with Pillow's arithmetic, and {@link dev.stoker.vision.augment.Warp}
+ * the policies' shear, translate and rotate. Random draws come from the sample's
+ * {@link dev.stoker.vision.transform.SampleRandom}.
+ */
+package dev.stoker.vision.augment;
