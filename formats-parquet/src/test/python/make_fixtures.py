@@ -53,7 +53,7 @@ def main(out):
         "none_plain.parquet": dict(compression="none", use_dictionary=False),
         "none_dict_v2.parquet": dict(compression="none", use_dictionary=True, data_page_version="2.0"),
         "snappy_v2.parquet": dict(compression="snappy", use_dictionary=True, data_page_version="2.0"),
-        "zstd_rle_bool.parquet": dict(compression="zstd", use_dictionary=["label"]),
+        "zstd_label_dict.parquet": dict(compression="zstd", use_dictionary=["label"]),
     }
     for name, options in variants.items():
         pq.write_table(t, os.path.join(out, name), row_group_size=GROUP, **options)

@@ -161,8 +161,7 @@ public final class ParquetRow {
     }
 
     private String where(DecodedColumn c) {
-        return dataset.source().where(group.group(), index()).replace(", row ", ", column '" + c.column.name()
-                + "', row ");
+        return dataset.source().where(group.group(), index(), c.column.name());
     }
 
     @Override

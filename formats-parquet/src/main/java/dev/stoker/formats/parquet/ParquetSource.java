@@ -180,6 +180,12 @@ final class ParquetSource implements AutoCloseable {
                 + (index - groupStarts[group]);
     }
 
+    /** Where row {@code index}'s value of {@code column} is: file, row group, column, row. */
+    String where(int group, long index, String column) {
+        return paths.get(groupFile[group]) + ", row group " + groupInFile[group] + ", column '" + column + "', row "
+                + (index - groupStarts[group]);
+    }
+
     String where(int group) {
         return paths.get(groupFile[group]) + ", row group " + groupInFile[group];
     }

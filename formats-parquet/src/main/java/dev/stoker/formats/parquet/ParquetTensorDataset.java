@@ -49,10 +49,13 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
             FillColumn fc = fields.get(f);
             columns[f] = parquet.source().column(fc.name());
             ParquetColumn c = parquet.columns().get(columns[f]);
-            if (!c.kind().isNumeric() || c.kind().isList() != (fc.length() > 0)) {
-                throw new IllegalArgumentException("column '" + c.name() + "' is " + c.kind() + ": the fill path takes "
-                        + (fc.length() > 0 ? "a list of numbers for FillColumn.list" : "a number for FillColumn.scalar")
-                        + "; read other columns through ParquetDataset.get");
+            if (!c.kind().isNumeric()) {
+                throw new IllegalArgumentException("column '" + c.name() + "' is " + c.kind() + ": the fill path takes"
+                        + " numbers and lists of numbers; read it through ParquetDataset.get");
+            }
+            if (c.kind().isList() != (fc.length() > 0)) {
+                throw new IllegalArgumentException("column '" + c.name() + "' is " + c.kind() + ": name it with "
+                        + (c.kind().isList() ? "FillColumn.list(name, length)" : "FillColumn.scalar(name)"));
             }
             lengths[f] = fc.length();
             out.add(new SampleLayout.Field(c.name(), c.kind().dtype(),
@@ -129,9 +132,9 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
     }
 
     private ParquetFormatException fail(RowGroupData data, int row, int f, String why) {
-        String where = parquet.source().where(data.group(), parquet.source().groupStart(data.group()) + row);
-        return new ParquetFormatException(where.replace(", row ", ", column '" + layout.field(f).name() + "', row ")
-                + ": " + why);
+        String where = parquet.source().where(data.group(), parquet.source().groupStart(data.group()) + row,
+                layout.field(f).name());
+        return new ParquetFormatException(where + ": " + why);
     }
 
     @Override
