@@ -52,7 +52,7 @@ final class DecodedColumn {
             return false;
         }
         for (int v = offsets[row]; v < offsets[row + 1]; v++) {
-            if ((nullElements[v >>> 6] & (1L << v)) != 0) {
+            if ((v >>> 6) < nullElements.length && (nullElements[v >>> 6] & (1L << v)) != 0) {
                 return true;
             }
         }

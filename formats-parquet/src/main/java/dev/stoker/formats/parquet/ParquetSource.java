@@ -11,7 +11,11 @@ import dev.hardwood.schema.ColumnProjection;
 import dev.hardwood.schema.ColumnSchema;
 import dev.hardwood.schema.FileSchema;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,6 +30,9 @@ import java.util.Map;
 final class ParquetSource implements AutoCloseable {
     private final List<Path> paths;
     private final List<ParquetFileReader> readers = new ArrayList<>();
+    /** Each file mapped, for the page-header walk ({@link PageHeaders}); closed with the dataset. */
+    private final List<MemorySegment> maps = new ArrayList<>();
+    private final Arena arena = Arena.ofShared();
     private final HardwoodContext context;
     private final ParquetColumn[] columns;
     /** Per row group: file, group within file, start and end byte of its column chunks. */
@@ -52,7 +59,19 @@ final class ParquetSource implements AutoCloseable {
                 Path p = this.paths.get(f);
                 ParquetFileReader r = open(p);
                 readers.add(r);
-                ParquetColumn[] here = resolve(p, r.getFileSchema(), names);
+                try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                    maps.add(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena));
+                } catch (IOException e) {
+                    throw new ParquetFormatException(p + ": cannot map the file: " + e.getMessage(), e);
+                }
+                ParquetColumn[] here;
+                try {
+                    here = resolve(p, r.getFileSchema(), names);
+                } catch (ParquetFormatException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw new ParquetFormatException(p + ": its schema cannot be read: " + e, e);
+                }
                 if (resolved == null) {
                     resolved = here;
                 } else if (!Arrays.equals(resolved, here)) {
@@ -60,6 +79,9 @@ final class ParquetSource implements AutoCloseable {
                             + this.paths.getFirst() + "'s " + Arrays.toString(resolved));
                 }
                 List<RowGroup> rgs = r.getFileMetaData().rowGroups();
+                if (rgs == null) {
+                    throw new ParquetFormatException(p + ": the footer lists no row groups");
+                }
                 for (int g = 0; g < rgs.size(); g++) {
                     long n = rgs.get(g).numRows();
                     if (n < 0 || n > maxGroupRows) {
@@ -85,9 +107,13 @@ final class ParquetSource implements AutoCloseable {
                 RowGroup rg = readers.get(groupFile[i]).getFileMetaData().rowGroups().get(groupInFile[i]);
                 long start = Long.MAX_VALUE;
                 long end = Long.MIN_VALUE;
-                for (ColumnChunk cc : rg.columns()) {
-                    start = Math.min(start, cc.chunkStartOffset());
-                    end = Math.max(end, cc.chunkStartOffset() + cc.metaData().totalCompressedSize());
+                try {
+                    for (ColumnChunk cc : rg.columns()) {
+                        start = Math.min(start, cc.chunkStartOffset());
+                        end = Math.max(end, Math.addExact(cc.chunkStartOffset(), cc.metaData().totalCompressedSize()));
+                    }
+                } catch (RuntimeException e) {
+                    throw new ParquetFormatException(where(i) + ": its column chunks cannot be located: " + e, e);
                 }
                 groupBytes[2 * i] = start;
                 groupBytes[2 * i + 1] = end;
@@ -206,7 +232,13 @@ final class ParquetSource implements AutoCloseable {
         ParquetFileReader reader = readers.get(groupFile[group]);
         RowGroup rg = reader.getFileMetaData().rowGroups().get(groupInFile[group]);
         int rows = Math.toIntExact(groupStarts[group + 1] - groupStarts[group]);
-        checkSizes(group, rg, rows);
+        try {
+            checkSizes(group, rg, rows);
+        } catch (ParquetFormatException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ParquetFormatException(where(group) + ": its column chunks' sizes cannot be read: " + e, e);
+        }
         RowGroupDecoder.Builder[] builders = new RowGroupDecoder.Builder[columns.length];
         String[] leafPaths = new String[columns.length];
         for (int c = 0; c < columns.length; c++) {
@@ -258,6 +290,19 @@ final class ParquetSource implements AutoCloseable {
                         + values + " values (" + compressed + " bytes compressed, " + uncompressed
                         + " uncompressed) for " + rows + " rows");
             }
+            long pages;
+            try {
+                pages = PageHeaders.check(maps.get(groupFile[group]), chunk.chunkStartOffset(), compressed,
+                        maxGroupBytes);
+            } catch (IllegalStateException e) {
+                throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': " + e.getMessage(), e);
+            }
+            if (pages > maxGroupBytes) {
+                throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': its pages hold "
+                        + pages + " bytes uncompressed; at most " + maxGroupBytes + " are allowed per row group"
+                        + " (ParquetDataset.Builder.maxRowGroupBytes)");
+            }
+            uncompressed = Math.max(uncompressed, pages);
             int width = c.kind().dtype() == null ? 4 : c.kind().dtype().byteSize();
             long est = Math.max(uncompressed, Math.multiplyHigh(values, width) == 0 ? values * width : Long.MAX_VALUE);
             decoded = est > Long.MAX_VALUE - decoded ? Long.MAX_VALUE : decoded + est + 4L * rows;
@@ -274,7 +319,10 @@ final class ParquetSource implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         for (ParquetFileReader r : readers) {
             try {
@@ -284,5 +332,6 @@ final class ParquetSource implements AutoCloseable {
             }
         }
         context.close();
+        arena.close();
     }
 }
