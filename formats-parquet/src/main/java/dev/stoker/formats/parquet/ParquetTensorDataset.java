@@ -1,5 +1,6 @@
 package dev.stoker.formats.parquet;
 
+import dev.stoker.data.BatchSlots;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
@@ -85,6 +86,73 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
         }
     }
 
+    /**
+     * Fills the batch a run at a time: indices that follow each other within one row group (a
+     * sequential order, or a stretch of it) are copied with one bulk copy per column.
+     */
+    @Override
+    public void fillBatch(long[] indices, BatchSlots slots) {
+        MemorySegment[] dst = new MemorySegment[columns.length];
+        for (int f = 0; f < columns.length; f++) {
+            dst[f] = slots.tensor(f).segment();
+        }
+        int j = 0;
+        while (j < indices.length) {
+            long index = indices[j];
+            Objects.checkIndex(index, parquet.size());
+            int group = parquet.source().groupOf(index);
+            long groupStart = parquet.source().groupStart(group);
+            long groupEnd = parquet.source().groupStart(group + 1);
+            int run = 1;
+            while (j + run < indices.length && indices[j + run] == index + run && index + run < groupEnd) {
+                run++;
+            }
+            RowGroupData data = parquet.rowGroup(group);
+            int row = (int) (index - groupStart);
+            for (int f = 0; f < columns.length; f++) {
+                long bytes = layout.field(f).bytes();
+                copyRun(data, row, run, f, dst[f].asSlice(j * bytes, run * bytes));
+            }
+            j += run;
+        }
+    }
+
+    /** Rows {@code [row, row + run)} of field {@code f} into {@code dst}, checked, in one copy. */
+    private void copyRun(RowGroupData data, int row, int run, int f, MemorySegment dst) {
+        DecodedColumn c = data.columns()[columns[f]];
+        int from = row;
+        int count = run;
+        for (int r = row; r < row + run; r++) {
+            if (c.isNull(r)) {
+                throw fail(data, r, f, "the value is null; the fill path needs a value in every row");
+            }
+        }
+        if (lengths[f] > 0) {
+            for (int r = row; r < row + run; r++) {
+                if (c.length(r) != lengths[f]) {
+                    throw fail(data, r, f, "the list holds " + c.length(r) + " values where the batch takes "
+                            + lengths[f]);
+                }
+                if (c.hasNullElement(r)) {
+                    throw fail(data, r, f, "the list holds a null element");
+                }
+            }
+            from = c.offsets[row];
+            count = run * lengths[f];
+        }
+        copyValues(c, layout.field(f).dtype(), from, count, dst);
+    }
+
+    private static void copyValues(DecodedColumn c, DType t, int from, int count, MemorySegment dst) {
+        switch (t) {
+            case I64 -> MemorySegment.copy(c.longs, from, dst, ValueLayout.JAVA_LONG_UNALIGNED, 0, count);
+            case I32 -> MemorySegment.copy(c.ints, from, dst, ValueLayout.JAVA_INT_UNALIGNED, 0, count);
+            case F32 -> MemorySegment.copy(c.floats, from, dst, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, count);
+            case F64 -> MemorySegment.copy(c.doubles, from, dst, ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, count);
+            default -> throw new IllegalStateException(t.toString());
+        }
+    }
+
     /** Row {@code index} as a map from column name to a fresh heap tensor of its value. */
     @Override
     public Map<String, Tensor> get(long index) {
@@ -105,30 +173,7 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
 
     /** Field {@code f} of row {@code row} of {@code data} into {@code dst}: one bulk copy from the decoded array. */
     private void copy(RowGroupData data, int row, int f, MemorySegment dst) {
-        DecodedColumn c = data.columns()[columns[f]];
-        if (c.isNull(row)) {
-            throw fail(data, row, f, "the value is null; the fill path needs a value in every row");
-        }
-        int from = row;
-        int count = 1;
-        if (lengths[f] > 0) {
-            from = c.offsets[row];
-            count = c.length(row);
-            if (count != lengths[f]) {
-                throw fail(data, row, f, "the list holds " + count + " values where the batch takes " + lengths[f]);
-            }
-            if (c.hasNullElement(row)) {
-                throw fail(data, row, f, "the list holds a null element");
-            }
-        }
-        DType t = layout.field(f).dtype();
-        switch (t) {
-            case I64 -> MemorySegment.copy(c.longs, from, dst, ValueLayout.JAVA_LONG_UNALIGNED, 0, count);
-            case I32 -> MemorySegment.copy(c.ints, from, dst, ValueLayout.JAVA_INT_UNALIGNED, 0, count);
-            case F32 -> MemorySegment.copy(c.floats, from, dst, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, count);
-            case F64 -> MemorySegment.copy(c.doubles, from, dst, ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, count);
-            default -> throw new IllegalStateException(t.toString());
-        }
+        copyRun(data, row, 1, f, dst);
     }
 
     private ParquetFormatException fail(RowGroupData data, int row, int f, String why) {
