@@ -256,17 +256,9 @@ final class ParquetSource implements AutoCloseable {
             throw new ParquetFormatException(where(group) + ": decoding needs more memory than the heap has ("
                     + e.getMessage() + ")", e);
         } catch (RuntimeException | StackOverflowError e) {
-            throw new ParquetFormatException(where(group) + decodingColumn(builders) + ": cannot decode: " + e, e);
+            // Hardwood's message names the column it was decoding
+            throw new ParquetFormatException(where(group) + ": cannot decode: " + e, e);
         }
-    }
-
-    private static String decodingColumn(RowGroupDecoder.Builder[] builders) {
-        for (RowGroupDecoder.Builder b : builders) {
-            if (b.rows == 0) {
-                return ", column '" + b.column.name() + "'";
-            }
-        }
-        return "";
     }
 
     /** Refuses a row group whose claimed sizes do not add up, or would not fit the decode budget. */

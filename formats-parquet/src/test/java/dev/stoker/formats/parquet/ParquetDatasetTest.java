@@ -3,9 +3,11 @@ package dev.stoker.formats.parquet;
 import static dev.stoker.formats.parquet.ParquetFixtures.ROWS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,6 +129,28 @@ class ParquetDatasetTest {
             assertThatThrownBy(() -> ds.get(300)).isInstanceOf(ParquetFormatException.class)
                     .hasMessageContaining("none_plain.parquet, row group 2").hasMessageContaining("maxRowGroupBytes");
         }
+    }
+
+    @Test
+    void aPageThatClaimsToRunPastItsChunkIsRefusedNotLoopedOn(@TempDir Path dir) throws Exception {
+        // the fuzz case that made Hardwood 1.0.1 loop forever: flipped bytes in a page header of row group 3
+        Path file = dir.resolve("damaged.parquet");
+        Files.copy(ParquetFixtures.file("snappy_dict.parquet"), file);
+        ParquetCorruptor.damage(file, 27 * 1_000_003L + 3);
+        List<String> errors = new java.util.ArrayList<>();
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (ParquetDataset ds = ParquetDataset.open(file)) {
+                for (long i = 0; i < ds.size(); i++) {
+                    try {
+                        ds.get(i);
+                    } catch (ParquetFormatException e) {
+                        errors.add(e.getMessage());
+                    }
+                }
+            }
+        });
+        assertThat(errors).allMatch(m -> m.contains(file.toString()) && m.contains("row group"))
+                .anyMatch(m -> m.contains("past its column chunk"));
     }
 
     @Test

@@ -44,6 +44,28 @@ class ParquetTensorDatasetTest {
     }
 
     @Test
+    void aSequentialBatchIsCopiedInRunsAcrossRowGroupsAndFiles() {
+        // 600 + 400 rows in two shards: batches of 100 cross row groups (128) and the file boundary (600)
+        try (ParquetDataset ds = ParquetDataset.builder(ParquetFiles.huggingFace(ParquetFixtures.dir().resolve("hf"),
+                "train")).build();
+             DataLoader<Map<String, Tensor>> loader = DataLoader.builder(ds.tensors(FillColumn.scalar("id"),
+                     FillColumn.list("window", 4))).batchSize(100).build()) {
+            long next = 0;
+            for (Batch b : loader) {
+                try (b) {
+                    Tensor id = b.tensor("id");
+                    for (int j = 0; j < id.shape().dim(0); j++) {
+                        assertThat(id.getLong(j)).isEqualTo(next);
+                        assertThat(b.tensor("window").select(j).toIntArray()).containsExactly(ParquetFixtures.window(next));
+                        next++;
+                    }
+                }
+            }
+            assertThat(next).isEqualTo(ParquetFixtures.ROWS);
+        }
+    }
+
+    @Test
     void getGivesWhatFillWrites() {
         try (ParquetDataset ds = ParquetDataset.open(ParquetFixtures.file("snappy_dict.parquet"))) {
             Map<String, Tensor> s = ds.tensors(FillColumn.scalar("label"), FillColumn.list("window", 4)).get(500);
