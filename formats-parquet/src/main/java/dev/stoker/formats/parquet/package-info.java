@@ -19,7 +19,8 @@
  * <ul>
  * <li>it has no mandatory dependency (a 650 KB jar; snappy-java and zstd-jni are added here for
  *     the codecs Hugging Face and Spark write, gzip is built in), where parquet-java's reader
- *     ({@code parquet-hadoop}) needs Hadoop's client libraries on the class path and Arrow Java's
+ *     ({@code parquet-hadoop} 1.18.1: 13 jars, 19 MB, before Hadoop itself, which it declares
+ *     {@code provided} and its reader and codec classes still use) and Arrow Java's
  *     Parquet reader (the dataset module) is JNI over Arrow C++;</li>
  * <li>its API fits random access: a column reader over a projection, restricted to one row group
  *     by a byte-range predicate, with a batch as large as the row group, returns flat primitive
