@@ -1,0 +1,329 @@
+package dev.stoker.formats.parquet;
+
+import dev.hardwood.HardwoodContext;
+import dev.hardwood.InputFile;
+import dev.hardwood.metadata.ColumnChunk;
+import dev.hardwood.metadata.RowGroup;
+import dev.hardwood.reader.ColumnReaders;
+import dev.hardwood.reader.ParquetFileReader;
+import dev.hardwood.reader.RowGroupPredicate;
+import dev.hardwood.schema.ColumnProjection;
+import dev.hardwood.schema.ColumnSchema;
+import dev.hardwood.schema.FileSchema;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The files of a dataset, opened once (Hardwood reads each footer and maps the file), their row
+ * groups numbered across files with the dataset-wide row each starts at, and the decode of one
+ * row group's projected columns. Every size a footer claims is checked before it is used.
+ */
+final class ParquetSource implements AutoCloseable {
+    private final List<Path> paths;
+    private final List<ParquetFileReader> readers = new ArrayList<>();
+    /** Each file mapped, for the page-header walk ({@link PageHeaders}); closed with the dataset. */
+    private final List<MemorySegment> maps = new ArrayList<>();
+    private final Arena arena = Arena.ofShared();
+    private final HardwoodContext context;
+    private final ParquetColumn[] columns;
+    /** Per row group: file, group within file, start and end byte of its column chunks. */
+    private final int[] groupFile;
+    private final int[] groupInFile;
+    private final long[] groupBytes;
+    /** groups + 1 entries: the dataset-wide first row of each group, then the dataset's size. */
+    private final long[] groupStarts;
+    private final long maxGroupBytes;
+    private volatile boolean closed;
+
+    ParquetSource(List<Path> paths, List<String> names, int decodeThreads, long maxGroupRows, long maxGroupBytes) {
+        if (paths.isEmpty()) {
+            throw new IllegalArgumentException("a Parquet dataset needs at least one file");
+        }
+        this.paths = List.copyOf(paths);
+        this.maxGroupBytes = maxGroupBytes;
+        this.context = HardwoodContext.create(decodeThreads);
+        try {
+            List<int[]> groups = new ArrayList<>();
+            List<Long> rows = new ArrayList<>();
+            ParquetColumn[] resolved = null;
+            for (int f = 0; f < this.paths.size(); f++) {
+                Path p = this.paths.get(f);
+                ParquetFileReader r = open(p);
+                readers.add(r);
+                try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                    maps.add(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena));
+                } catch (IOException e) {
+                    throw new ParquetFormatException(p + ": cannot map the file: " + e.getMessage(), e);
+                }
+                ParquetColumn[] here;
+                try {
+                    here = resolve(p, r.getFileSchema(), names);
+                } catch (ParquetFormatException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    throw new ParquetFormatException(p + ": its schema cannot be read: " + e, e);
+                }
+                if (resolved == null) {
+                    resolved = here;
+                } else if (!Arrays.equals(resolved, here)) {
+                    throw new ParquetFormatException(p + ": its columns " + Arrays.toString(here) + " differ from "
+                            + this.paths.getFirst() + "'s " + Arrays.toString(resolved));
+                }
+                List<RowGroup> rgs = r.getFileMetaData().rowGroups();
+                if (rgs == null) {
+                    throw new ParquetFormatException(p + ": the footer lists no row groups");
+                }
+                for (int g = 0; g < rgs.size(); g++) {
+                    long n = rgs.get(g).numRows();
+                    if (n < 0 || n > maxGroupRows) {
+                        throw new ParquetFormatException(p + ", row group " + g + ": claims " + n + " rows; at most "
+                                + maxGroupRows + " are read (ParquetDataset.Builder.maxRowGroupRows)");
+                    }
+                    if (n > 0) {
+                        groups.add(new int[] {f, g});
+                        rows.add(n);
+                    }
+                }
+            }
+            this.columns = resolved;
+            int count = groups.size();
+            groupFile = new int[count];
+            groupInFile = new int[count];
+            groupBytes = new long[2 * count];
+            groupStarts = new long[count + 1];
+            for (int i = 0; i < count; i++) {
+                groupFile[i] = groups.get(i)[0];
+                groupInFile[i] = groups.get(i)[1];
+                groupStarts[i + 1] = Math.addExact(groupStarts[i], rows.get(i));
+                RowGroup rg = readers.get(groupFile[i]).getFileMetaData().rowGroups().get(groupInFile[i]);
+                long start = Long.MAX_VALUE;
+                long end = Long.MIN_VALUE;
+                try {
+                    for (ColumnChunk cc : rg.columns()) {
+                        start = Math.min(start, cc.chunkStartOffset());
+                        end = Math.max(end, Math.addExact(cc.chunkStartOffset(), cc.metaData().totalCompressedSize()));
+                    }
+                } catch (RuntimeException e) {
+                    throw new ParquetFormatException(where(i) + ": its column chunks cannot be located: " + e, e);
+                }
+                groupBytes[2 * i] = start;
+                groupBytes[2 * i + 1] = end;
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private ParquetFileReader open(Path p) {
+        try {
+            return ParquetFileReader.open(InputFile.of(p), context);
+        } catch (IOException | RuntimeException e) {
+            throw new ParquetFormatException(p + ": not a readable Parquet file: " + e.getMessage(), e);
+        }
+    }
+
+    /** The named top-level columns (all readable ones when {@code names} is empty), in that order. */
+    private static ParquetColumn[] resolve(Path p, FileSchema schema, List<String> names) {
+        Map<String, ParquetColumn> byName = new LinkedHashMap<>();
+        Map<String, String> unreadable = new LinkedHashMap<>();
+        for (ColumnSchema leaf : schema.getColumns()) {
+            List<String> path = leaf.fieldPath().elements();
+            String name = leaf.maxRepetitionLevel() == 1 ? path.getFirst() : String.join(".", path);
+            ColumnKind kind = ColumnKind.of(leaf);
+            if (kind == null || byName.containsKey(name)) {
+                unreadable.put(name, leaf.toString());
+                byName.remove(name);
+                continue;
+            }
+            byName.put(name, new ParquetColumn(name, String.join(".", path), kind, leaf.maxDefinitionLevel() > 0));
+        }
+        List<String> wanted = names.isEmpty() ? List.copyOf(byName.keySet()) : names;
+        ParquetColumn[] out = new ParquetColumn[wanted.size()];
+        for (int i = 0; i < out.length; i++) {
+            String n = wanted.get(i);
+            out[i] = byName.get(n);
+            if (out[i] == null) {
+                throw new ParquetFormatException(p + ": " + (unreadable.containsKey(n)
+                        ? "column '" + n + "' (" + unreadable.get(n) + ") is not one Stoker reads (numbers, strings,"
+                                + " binaries, lists of numbers)"
+                        : "no column '" + n + "'; its columns are " + byName.keySet()));
+            }
+        }
+        if (out.length == 0) {
+            throw new ParquetFormatException(p + ": no column Stoker can read; unreadable: " + unreadable);
+        }
+        return out;
+    }
+
+    ParquetColumn[] columns() {
+        return columns.clone();
+    }
+
+    int column(String name) {
+        for (int i = 0; i < columns.length; i++) {
+            if (columns[i].name().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no column '" + name + "' in " + Arrays.toString(columns));
+    }
+
+    long size() {
+        return groupStarts[groupStarts.length - 1];
+    }
+
+    int groups() {
+        return groupFile.length;
+    }
+
+    long[] groupStarts() {
+        return groupStarts.clone();
+    }
+
+    long groupStart(int group) {
+        return groupStarts[group];
+    }
+
+    /** The row group that holds dataset row {@code index}. */
+    int groupOf(long index) {
+        int i = Arrays.binarySearch(groupStarts, index);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    /** Where row {@code index} is, for error messages: file, row group, row. */
+    String where(int group, long index) {
+        return paths.get(groupFile[group]) + ", row group " + groupInFile[group] + ", row "
+                + (index - groupStarts[group]);
+    }
+
+    /** Where row {@code index}'s value of {@code column} is: file, row group, column, row. */
+    String where(int group, long index, String column) {
+        return paths.get(groupFile[group]) + ", row group " + groupInFile[group] + ", column '" + column + "', row "
+                + (index - groupStarts[group]);
+    }
+
+    String where(int group) {
+        return paths.get(groupFile[group]) + ", row group " + groupInFile[group];
+    }
+
+    Path path(int group) {
+        return paths.get(groupFile[group]);
+    }
+
+    List<Path> paths() {
+        return paths;
+    }
+
+    /** Decodes the projected columns of row group {@code group}. */
+    RowGroupData decode(int group) {
+        if (closed) {
+            throw new IllegalStateException("the Parquet dataset over " + paths.getFirst() + " is closed");
+        }
+        ParquetFileReader reader = readers.get(groupFile[group]);
+        RowGroup rg = reader.getFileMetaData().rowGroups().get(groupInFile[group]);
+        int rows = Math.toIntExact(groupStarts[group + 1] - groupStarts[group]);
+        try {
+            checkSizes(group, rg, rows);
+        } catch (ParquetFormatException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ParquetFormatException(where(group) + ": its column chunks' sizes cannot be read: " + e, e);
+        }
+        RowGroupDecoder.Builder[] builders = new RowGroupDecoder.Builder[columns.length];
+        String[] leafPaths = new String[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            builders[c] = new RowGroupDecoder.Builder(columns[c], rows);
+            leafPaths[c] = columns[c].path();
+        }
+        try (ColumnReaders readers = reader.buildColumnReaders(ColumnProjection.columns(leafPaths))
+                .filter(RowGroupPredicate.byteRange(groupBytes[2 * group], groupBytes[2 * group + 1]))
+                .batchSize(Math.max(1, rows)).build()) {
+            return new RowGroupData(group, RowGroupDecoder.readAll(readers, builders));
+        } catch (ParquetFormatException e) {
+            throw e;
+        } catch (OutOfMemoryError e) {
+            // one oversized array that failed to allocate: nothing else was taken, so the worker can go on
+            throw new ParquetFormatException(where(group) + ": decoding needs more memory than the heap has ("
+                    + e.getMessage() + ")", e);
+        } catch (RuntimeException | StackOverflowError e) {
+            // Hardwood's message names the column it was decoding
+            throw new ParquetFormatException(where(group) + ": cannot decode: " + e, e);
+        }
+    }
+
+    /** Refuses a row group whose claimed sizes do not add up, or would not fit the decode budget. */
+    private void checkSizes(int group, RowGroup rg, int rows) {
+        long decoded = 0;
+        for (ParquetColumn c : columns) {
+            ColumnChunk chunk = null;
+            for (ColumnChunk cc : rg.columns()) {
+                if (String.join(".", cc.metaData().pathInSchema().elements()).equals(c.path())) {
+                    chunk = cc;
+                }
+            }
+            if (chunk == null) {
+                throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': no column chunk");
+            }
+            long values = chunk.metaData().numValues();
+            long uncompressed = chunk.metaData().totalUncompressedSize();
+            long compressed = chunk.metaData().totalCompressedSize();
+            if (values < 0 || uncompressed < 0 || compressed < 0 || (!c.kind().isList() && values != rows)) {
+                throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': the chunk claims "
+                        + values + " values (" + compressed + " bytes compressed, " + uncompressed
+                        + " uncompressed) for " + rows + " rows");
+            }
+            long pages;
+            try {
+                pages = PageHeaders.check(maps.get(groupFile[group]), chunk.chunkStartOffset(), compressed,
+                        maxGroupBytes);
+            } catch (IllegalStateException e) {
+                throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': " + e.getMessage(), e);
+            }
+            if (pages > maxGroupBytes) {
+                throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': its pages hold "
+                        + pages + " bytes uncompressed; at most " + maxGroupBytes + " are allowed per row group"
+                        + " (ParquetDataset.Builder.maxRowGroupBytes)");
+            }
+            uncompressed = Math.max(uncompressed, pages);
+            int width = c.kind().dtype() == null ? 4 : c.kind().dtype().byteSize();
+            long est = Math.max(uncompressed, Math.multiplyHigh(values, width) == 0 ? values * width : Long.MAX_VALUE);
+            decoded = est > Long.MAX_VALUE - decoded ? Long.MAX_VALUE : decoded + est + 4L * rows;
+        }
+        if (decoded > maxGroupBytes) {
+            throw new ParquetFormatException(where(group) + ": decoding its " + columns.length + " columns needs about "
+                    + decoded + " bytes; at most " + maxGroupBytes + " are allowed per row group"
+                    + " (ParquetDataset.Builder.maxRowGroupBytes)");
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (ParquetFileReader r : readers) {
+            try {
+                r.close();
+            } catch (IOException | RuntimeException ignored) {
+                // closing a read-only mapping: nothing to recover
+            }
+        }
+        context.close();
+        arena.close();
+    }
+}
