@@ -2,12 +2,14 @@ package dev.stoker.formats.megatron;
 
 import dev.stoker.data.Dataset;
 import dev.stoker.formats.mmap.MappedFile;
+import dev.stoker.formats.mmap.MappedFileChangedError;
 import dev.stoker.formats.mmap.SharedArena;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -130,9 +132,13 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
     /** Sequence {@code index}'s tokens, copied out. */
     public long[] tokens(long index) {
         checkSequence(index);
-        long[] tokens = new long[this.index.length(index)];
-        TokenCopy.toLongs(this.index.dtype(), binFile.segment(), this.index.pointer(index), tokens, tokens.length);
-        return tokens;
+        try {
+            long[] tokens = new long[this.index.length(index)];
+            TokenCopy.toLongs(this.index.dtype(), binFile.segment(), this.index.pointer(index), tokens, tokens.length);
+            return tokens;
+        } catch (InternalError e) {
+            throw changed(e, "sample " + index);
+        }
     }
 
     /**
@@ -142,13 +148,32 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
      */
     public void widen(long sequence, int from, int count, MemorySegment dst, long dstOffset) {
         checkSequence(sequence);
-        int length = index.length(sequence);
-        if (from < 0 || count < 0 || from > length - count) {
-            throw new IndexOutOfBoundsException(binFile.path() + ": tokens [" + from + ", " + ((long) from + count)
-                    + ") of sequence " + sequence + " are outside [0, " + length + ")");
+        try {
+            int length = index.length(sequence);
+            if (from < 0 || count < 0 || from > length - count) {
+                throw new IndexOutOfBoundsException(binFile.path() + ": tokens [" + from + ", " + ((long) from + count)
+                        + ") of sequence " + sequence + " are outside [0, " + length + ")");
+            }
+            MegatronDType type = index.dtype();
+            TokenCopy.toSegment(type, binFile.segment(), index.pointer(sequence) + (long) from * type.bytes(), dst, dstOffset,
+                    count);
+        } catch (InternalError e) {
+            throw changed(e, "sample " + sequence);
         }
-        MegatronDType type = index.dtype();
-        TokenCopy.toSegment(type, binFile.segment(), index.pointer(sequence) + (long) from * type.bytes(), dst, dstOffset, count);
+    }
+
+    /**
+     * The error for a fault on either map while reading {@code what}: the {@code .idx} when it is the
+     * one that shrank, else the {@code .bin} (see {@link dev.stoker.formats.mmap.MapFaults}).
+     */
+    private MappedFileChangedError changed(InternalError e, String what) {
+        boolean idxShrank;
+        try {
+            idxShrank = Files.size(idxFile.path()) < idxFile.size();
+        } catch (IOException gone) {
+            idxShrank = true;
+        }
+        return (idxShrank ? idxFile : binFile).changed(e, what);
     }
 
     /**

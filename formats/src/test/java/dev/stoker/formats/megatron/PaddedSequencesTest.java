@@ -55,10 +55,20 @@ class PaddedSequencesTest {
 
     @Nested
     class Contract extends MapDatasetContract<PaddedSequence> {
+        @org.junit.jupiter.api.io.TempDir
+        java.nio.file.Path dir;
+        private java.nio.file.Path prefix;
+
         @Override
         protected Opened<PaddedSequence> open() throws Exception {
-            MegatronDataset ds = MegatronDataset.open(MegatronFixtures.prefix("int16"));
+            prefix = MegatronContractTest.copyOf("int16", dir);
+            MegatronDataset ds = MegatronDataset.open(prefix);
             return new Opened<>(ds.padded(8, 0), ds);
+        }
+
+        @Override
+        protected java.nio.file.Path mappedFile() {
+            return MegatronDataset.binPath(prefix);
         }
 
         @Override
