@@ -133,19 +133,31 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
         if (index < 0 || index >= this.index.lines()) {
             throw new IndexOutOfBoundsException(file + ": line " + index + " is outside [0, " + this.index.lines() + ")");
         }
-        long start = this.index.start(index);
-        long end = this.index.next(index);
-        MemorySegment seg = data.segment();
-        if (end > start && seg.get(ValueLayout.JAVA_BYTE, end - 1) == '\n') {
-            end--;
+        try {
+            long start = this.index.start(index);
+            long end = this.index.next(index);
+            MemorySegment seg = data.segment();
+            if (end > start && seg.get(ValueLayout.JAVA_BYTE, end - 1) == '\n') {
+                end--;
+            }
+            if (end - start > Integer.MAX_VALUE - 8) {
+                throw new JsonlLineException(file, index + 1, "is " + (end - start) + " bytes, more than a Java array holds");
+            }
+            byte[] line = new byte[(int) (end - start)];
+            MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, start, line, 0, line.length);
+            int n = LineDecoder.stripCr(line, line.length);
+            return n == line.length ? line : java.util.Arrays.copyOf(line, n);
+        } catch (InternalError e) {
+            // The data file or its sidecar shrank under its map: name the one that did.
+            MappedFile sidecar = this.index.sidecar();
+            boolean sidecarShrank;
+            try {
+                sidecarShrank = java.nio.file.Files.size(sidecar.path()) < sidecar.size();
+            } catch (java.io.IOException gone) {
+                sidecarShrank = true;
+            }
+            throw (sidecarShrank ? sidecar : data).changed(e, "sample " + index + " (line " + (index + 1) + ")");
         }
-        if (end - start > Integer.MAX_VALUE - 8) {
-            throw new JsonlLineException(file, index + 1, "is " + (end - start) + " bytes, more than a Java array holds");
-        }
-        byte[] line = new byte[(int) (end - start)];
-        MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, start, line, 0, line.length);
-        int n = LineDecoder.stripCr(line, line.length);
-        return n == line.length ? line : java.util.Arrays.copyOf(line, n);
     }
 
     /** The file. */

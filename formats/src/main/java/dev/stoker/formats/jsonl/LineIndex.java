@@ -202,6 +202,11 @@ final class LineIndex implements AutoCloseable {
         return sidecar.segment().get(U64, HEADER + 8 * (i + 1));
     }
 
+    /** The mapped sidecar, for naming it when it changed under its map. */
+    MappedFile sidecar() {
+        return sidecar;
+    }
+
     @Override
     public void close() {
         sidecar.close();
