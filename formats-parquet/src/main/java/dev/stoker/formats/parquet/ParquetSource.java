@@ -10,6 +10,7 @@ import dev.hardwood.reader.RowGroupPredicate;
 import dev.hardwood.schema.ColumnProjection;
 import dev.hardwood.schema.ColumnSchema;
 import dev.hardwood.schema.FileSchema;
+import dev.stoker.formats.mmap.MapFaults;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -226,6 +227,16 @@ final class ParquetSource implements AutoCloseable {
 
     /** Decodes the projected columns of row group {@code group}. */
     RowGroupData decode(int group) {
+        try {
+            return decodeMapped(group);
+        } catch (InternalError e) {
+            // the file shrank under a map (Hardwood's, or ours for the page headers): name it, as the
+            // other mapped readers do
+            throw MapFaults.changed(e, path(group), -1, "row " + groupStarts[group] + " (" + where(group) + ")");
+        }
+    }
+
+    private RowGroupData decodeMapped(int group) {
         if (closed) {
             throw new IllegalStateException("the Parquet dataset over " + paths.getFirst() + " is closed");
         }
