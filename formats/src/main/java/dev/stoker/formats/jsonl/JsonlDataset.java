@@ -148,15 +148,7 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
             int n = LineDecoder.stripCr(line, line.length);
             return n == line.length ? line : java.util.Arrays.copyOf(line, n);
         } catch (InternalError e) {
-            // The data file or its sidecar shrank under its map: name the one that did.
-            MappedFile sidecar = this.index.sidecar();
-            boolean sidecarShrank;
-            try {
-                sidecarShrank = java.nio.file.Files.size(sidecar.path()) < sidecar.size();
-            } catch (java.io.IOException gone) {
-                sidecarShrank = true;
-            }
-            throw (sidecarShrank ? sidecar : data).changed(e, "sample " + index + " (line " + (index + 1) + ")");
+            throw MappedFile.changed(e, data, this.index.sidecar(), "sample " + index + " (line " + (index + 1) + ")");
         }
     }
 

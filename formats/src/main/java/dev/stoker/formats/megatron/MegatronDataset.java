@@ -9,7 +9,6 @@ import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -162,18 +161,9 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
         }
     }
 
-    /**
-     * The error for a fault on either map while reading {@code what}: the {@code .idx} when it is the
-     * one that shrank, else the {@code .bin} (see {@link dev.stoker.formats.mmap.MapFaults}).
-     */
+    /** The error for a fault on either map while reading {@code what}, naming the file that shrank. */
     private MappedFileChangedError changed(InternalError e, String what) {
-        boolean idxShrank;
-        try {
-            idxShrank = Files.size(idxFile.path()) < idxFile.size();
-        } catch (IOException gone) {
-            idxShrank = true;
-        }
-        return (idxShrank ? idxFile : binFile).changed(e, what);
+        return MappedFile.changed(e, binFile, idxFile, what);
     }
 
     /**

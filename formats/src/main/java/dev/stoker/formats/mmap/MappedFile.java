@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
@@ -96,6 +97,20 @@ public final class MappedFile implements AutoCloseable {
      */
     public MappedFileChangedError changed(InternalError error, String what) {
         return MapFaults.changed(error, path, size(), what);
+    }
+
+    /**
+     * {@link #changed} for a read that used two maps (data and its index): names {@code index} when
+     * it is the one that shrank (or is gone), else {@code data}.
+     */
+    public static MappedFileChangedError changed(InternalError error, MappedFile data, MappedFile index, String what) {
+        boolean indexShrank;
+        try {
+            indexShrank = Files.size(index.path()) < index.size();
+        } catch (IOException gone) {
+            indexShrank = true;
+        }
+        return (indexShrank ? index : data).changed(error, what);
     }
 
     /** Unmaps the file (in a group: gives the group's reference back). Idempotent. */
