@@ -2,7 +2,6 @@ package dev.stoker.vision.decode;
 
 import dev.stoker.vision.Fixtures;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,8 +40,7 @@ public final class FormatFuzzRunner {
     }
 
     private final List<Leg> legs = new ArrayList<>();
-    private final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private final LegJudge judge = new LegJudge(MAX_LEG_HEAP, MAX_NATIVE);
 
     FormatFuzzRunner() {
         for (boolean lenient : new boolean[] {false, true}) {
@@ -181,34 +179,14 @@ public final class FormatFuzzRunner {
             if (leg.lenient() != lenient(seed)) {
                 continue;
             }
-            long before = threads.getCurrentThreadAllocatedBytes();
-            String outcome;
-            try (DecodeSession s = leg.decoder().session()) {
-                DecodedImage image = s.decode(damage.bytes(), source);
-                outcome = (long) image.width() * image.height() > MAX_PIXELS
-                        ? "BAD decoded to " + image.width() + "x" + image.height() : "ok";
-            } catch (ImageDecodeException e) {
-                outcome = e.getMessage() != null && e.getMessage().startsWith(source + ": ") && source.equals(e.source())
-                        ? "refused" : "BAD the error does not name the source: " + e.getMessage();
-            } catch (Throwable t) {
-                outcome = "BAD " + JpegFuzzRunner.trace(t);
-            }
-            long heap = threads.getCurrentThreadAllocatedBytes() - before;
-            if (!outcome.startsWith("BAD") && heap > MAX_LEG_HEAP) {
-                outcome = "BAD allocated " + heap + " bytes of heap, more than " + MAX_LEG_HEAP;
-            }
-            long nativeBytes;
-            try (DecodeSession s = leg.decoder().session()) {
-                nativeBytes = s.bufferBytes();
-            }
-            if (!outcome.startsWith("BAD") && nativeBytes > MAX_NATIVE) {
-                outcome = "BAD off-heap memory grew to " + nativeBytes + " bytes, more than " + MAX_NATIVE;
-            }
-            if (outcome.startsWith("BAD")) {
-                bad.add("BAD " + seed + " " + fixture + " " + leg.name() + ": " + outcome.substring(4)
-                        + " [" + damage.description() + "]");
-            }
-            outcomes.add(leg.name() + "=" + (outcome.startsWith("BAD") ? "BAD" : outcome));
+            String outcome = judge.judge(leg.decoder(), source, () -> {
+                try (DecodeSession s = leg.decoder().session()) {
+                    DecodedImage image = s.decode(damage.bytes(), source);
+                    return (long) image.width() * image.height() > MAX_PIXELS
+                            ? "BAD decoded to " + image.width() + "x" + image.height() : "ok";
+                }
+            });
+            LegJudge.record(outcome, seed, fixture, leg.name(), damage.description(), outcomes, bad);
         }
         return bad.isEmpty() ? outcomes : bad;
     }

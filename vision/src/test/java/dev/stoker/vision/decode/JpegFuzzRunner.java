@@ -12,7 +12,6 @@ import dev.stoker.vision.transform.Resize;
 import dev.stoker.vision.transform.SampleRandom;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,8 +67,7 @@ public final class JpegFuzzRunner {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private final Arena arena = Arena.ofConfined();
     private final Tensor slot = Tensor.allocate(arena, DType.F32, Shape.of(3, 224, 224));
-    private final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private final LegJudge judge = new LegJudge(MAX_LEG_HEAP, MAX_NATIVE);
 
     /** One way of consuming the damaged bytes, throwing what the API under test throws; for strict or lenient cases. */
     private record Leg(String name, boolean lenient, ImageDecoder decoder, Body body) {
@@ -160,33 +158,11 @@ public final class JpegFuzzRunner {
             if (leg.lenient() != lenient(seed)) {
                 continue;
             }
-            long before = threads.getCurrentThreadAllocatedBytes();
-            String outcome;
-            try {
+            String outcome = judge.judge(leg.decoder(), source, () -> {
                 leg.body().run(damage.bytes(), source, seed);
-                outcome = "ok";
-            } catch (ImageDecodeException e) {
-                outcome = e.getMessage() != null && e.getMessage().startsWith(source + ": ") && source.equals(e.source())
-                        ? "refused" : "BAD the error does not name the source: " + e.getMessage();
-            } catch (Throwable t) { // anything else is the finding: report it with its seed, do not rethrow
-                outcome = "BAD " + trace(t);
-            }
-            long heap = threads.getCurrentThreadAllocatedBytes() - before;
-            if (!outcome.startsWith("BAD") && heap > MAX_LEG_HEAP) {
-                outcome = "BAD allocated " + heap + " bytes of heap, more than " + MAX_LEG_HEAP;
-            }
-            long nativeBytes;
-            try (DecodeSession s = leg.decoder().session()) { // the one session every leg of the decoder used
-                nativeBytes = s.bufferBytes();
-            }
-            if (!outcome.startsWith("BAD") && nativeBytes > MAX_NATIVE) {
-                outcome = "BAD off-heap memory grew to " + nativeBytes + " bytes, more than " + MAX_NATIVE;
-            }
-            if (outcome.startsWith("BAD")) {
-                bad.add("BAD " + seed + " " + fixture + " " + leg.name() + ": " + outcome.substring(4)
-                        + " [" + damage.description() + "]");
-            }
-            outcomes.add(leg.name() + "=" + (outcome.startsWith("BAD") ? "BAD" : outcome));
+                return "ok";
+            });
+            LegJudge.record(outcome, seed, fixture, leg.name(), damage.description(), outcomes, bad);
         }
         return bad.isEmpty() ? outcomes : bad;
     }
@@ -227,17 +203,5 @@ public final class JpegFuzzRunner {
                 .append("/refused:").append(c[1]));
         out.println(summary);
         runner.close();
-    }
-
-    static String trace(Throwable t) {
-        StringBuilder s = new StringBuilder(t.toString());
-        StackTraceElement[] st = t.getStackTrace();
-        for (int i = 0; i < Math.min(8, st.length); i++) {
-            s.append(" | at ").append(st[i]);
-        }
-        if (t.getCause() != null) {
-            s.append(" | caused by ").append(t.getCause());
-        }
-        return s.toString();
     }
 }
