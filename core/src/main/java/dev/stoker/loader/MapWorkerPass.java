@@ -41,18 +41,20 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             }
             long batch = plan.original(k);
             worker.working(batch, indices);
-            Object result;
+            BoardResult result;
             try {
                 Batch made = maker.timed(epoch, batch, () -> WorkerScope.call(context, context.batchRandomSeed(batch),
                         () -> maker.make(epoch, batch, indices)));
                 if (made == null) {
                     log.delivered(batch); // nothing in it to deliver, now or after a resume
                 }
-                result = made != null ? made : SKIPPED; // SKIPPED keeps batch k's turn on the board
+                // Skipped keeps batch k's turn on the board
+                result = made != null ? new BoardResult.Made(made) : BoardResult.Skipped.INSTANCE;
             } catch (LoaderException e) {
-                result = ConcurrentFetchDataset.refine(e).onWorker(worker.name());
+                result = new BoardResult.Failed(ConcurrentFetchDataset.refine(e).onWorker(worker.name()));
             } catch (RuntimeException | Error e) { // an Error from the dataset: reported at its batch, not lost
-                result = maker.failure("loading", epoch, batch, indices, -1, e).onWorker(worker.name());
+                result = new BoardResult.Failed(maker.failure("loading", epoch, batch, indices, -1, e)
+                        .onWorker(worker.name()));
             } finally {
                 worker.idle();
             }

@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Where the workers of one pass leave their batches and the consumer takes them: the reorder
  * buffer and the prefetch bound in one place.
  *
- * <p>Each worker has a queue of its results (a batch or the failure of one), in the order it made
+ * <p>Each worker has a queue of its results ({@link BoardResult}), in the order it made
  * them, and {@code prefetch} slots: a worker takes a slot before it starts a batch and the slot
  * comes back when the consumer takes that batch, so no worker holds more than {@code prefetch}
  * batches made or being made and not yet taken, and the pass no more than
@@ -21,9 +21,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * round robin over the workers. Out of order, it takes whichever result is there.
  */
 final class ResultBoard {
-    /** A result and the worker it came from. */
-    record Entry(int worker, Object result) {}
-
     /** No result came within the timeout; {@code worker} is the one awaited, or -1 for any. */
     static final class Timeout extends Exception {
         private static final long serialVersionUID = 1L;
@@ -37,7 +34,7 @@ final class ResultBoard {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final ArrayDeque<Object>[] queues;
+    private final ArrayDeque<BoardResult>[] queues;
     private final boolean[] ended;
     private final Semaphore[] slots;
     private final boolean inOrder;
@@ -77,12 +74,12 @@ final class ResultBoard {
     }
 
     /**
-     * Leaves a result of worker {@code w}: a {@link Batch} or a {@link RuntimeException}. After
-     * {@link #close()} a batch is closed at once instead.
+     * Leaves a result of worker {@code w}. After {@link #close()} a batch is closed at once
+     * instead.
      *
      * @return false when the board is closed: the worker should stop
      */
-    boolean put(int w, Object result) {
+    boolean put(int w, BoardResult result) {
         lock.lock();
         try {
             if (!closed) {
@@ -93,9 +90,7 @@ final class ResultBoard {
         } finally {
             lock.unlock();
         }
-        if (result instanceof Batch b) {
-            b.close();
-        }
+        result.discard();
         return false;
     }
 
@@ -127,7 +122,7 @@ final class ResultBoard {
      * @throws Timeout when nothing came in time
      * @throws InterruptedException when the consumer is interrupted while waiting
      */
-    Entry take(long timeoutNanos) throws Timeout, InterruptedException {
+    BoardResult take(long timeoutNanos) throws Timeout, InterruptedException {
         long deadline = System.nanoTime() + timeoutNanos;
         lock.lock();
         try {
@@ -140,10 +135,10 @@ final class ResultBoard {
                     return null; // all ended, nothing left
                 }
                 if (w >= 0 && !queues[w].isEmpty()) {
-                    Object result = queues[w].poll();
+                    BoardResult result = queues[w].poll();
                     slots[w].release();
                     cursor = (w + 1) % queues.length;
-                    return new Entry(w, result);
+                    return result;
                 }
                 if (timeoutNanos == 0) {
                     changed.await();
@@ -187,11 +182,11 @@ final class ResultBoard {
 
     /** Closes every batch left and refuses new ones; wakes a waiting consumer. Idempotent. */
     void close() {
-        ArrayDeque<Object> left = new ArrayDeque<>();
+        ArrayDeque<BoardResult> left = new ArrayDeque<>();
         lock.lock();
         try {
             closed = true;
-            for (ArrayDeque<Object> q : queues) {
+            for (ArrayDeque<BoardResult> q : queues) {
                 left.addAll(q);
                 q.clear();
             }
@@ -199,10 +194,8 @@ final class ResultBoard {
         } finally {
             lock.unlock();
         }
-        for (Object o : left) {
-            if (o instanceof Batch b) {
-                b.close();
-            }
+        for (BoardResult r : left) {
+            r.discard();
         }
     }
 }

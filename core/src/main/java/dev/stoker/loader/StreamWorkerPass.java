@@ -70,45 +70,59 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             try {
                 stream.close();
             } catch (RuntimeException e) {
-                board.put(w, maker.failure("closing the stream after", epoch, 0, new long[0], -1, e)
-                        .onWorker(worker.name()));
+                board.put(w, new BoardResult.Failed(maker.failure("closing the stream after", epoch, 0, new long[0],
+                        -1, e).onWorker(worker.name())));
             }
         }
     }
 
-    /** A failed read, which ends the stream. */
-    private record ReadFailure(LoaderException failure) {}
-
     /**
-     * What one turn of a worker made: a batch, a failed batch's exception, a {@link ReadFailure},
-     * or null for none; {@code last} when the stream ends with it.
+     * What one turn of a worker made: a batch, a batch's failure, a failed read (which ends the
+     * stream), or nothing (the stream is over, or every sample of the batch was skipped);
+     * {@code last} when the stream ends with it.
      */
-    private record Made(Object result, boolean last) {}
+    private sealed interface Turn {
+        boolean last();
+    }
+
+    private record Made(Batch batch, boolean last) implements Turn {}
+
+    private record Failed(LoaderException failure, boolean last) implements Turn {}
+
+    private record ReadFailure(LoaderException failure) implements Turn {
+        @Override
+        public boolean last() {
+            return true;
+        }
+    }
+
+    private record Nothing(boolean last) implements Turn {}
 
     /** Reads the samples of batch {@code k} and makes the batch (in the batch's worker scope). */
-    private Made make(StreamReader<T> reader, long k, int size) {
+    private Turn make(StreamReader<T> reader, long k, int size) {
         long started = System.nanoTime();
         List<T> samples;
         try {
             samples = reader.read(size, epoch, k);
         } catch (RuntimeException | Error e) { // an Error too: the report names the sample's position
-            return new Made(new ReadFailure(maker.failure("reading sample " + reader.position()
-                    + " of the stream for", epoch, k, new long[0], -1, e)), true);
+            return new ReadFailure(maker.failure("reading sample " + reader.position() + " of the stream for", epoch,
+                    k, new long[0], -1, e));
         }
         boolean last = samples.size() < size;
         if (last && (samples.isEmpty() || settings.dropLast())) {
-            return new Made(null, true);
+            return new Nothing(true);
         }
         try {
-            return new Made(maker.assemble(epoch, k, new long[0], samples, started), last);
+            Batch made = maker.assemble(epoch, k, new long[0], samples, started);
+            return made != null ? new Made(made, last) : new Nothing(last);
         } catch (LoaderException e) {
-            return new Made(e, last);
+            return new Failed(e, last);
         }
     }
 
     private void fail(int w, long k, long position, LoaderException failure) {
         marks.mark(failure, new StreamMark(w, position, k, true));
-        board.put(w, failure);
+        board.put(w, new BoardResult.Failed(failure));
     }
 
     private void read(Worker worker, WorkerContext context, StreamReader<T> reader, long firstBatch) {
@@ -125,32 +139,39 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             }
             worker.working(k, new long[0]);
             long batch = k;
-            Made made;
+            Turn turn;
             try {
                 // read and fill under the batch's generator, so that both draw from one stream of it
-                made = maker.timed(epoch, batch,
+                turn = maker.timed(epoch, batch,
                         () -> WorkerScope.call(context, context.streamRandomSeed(batch), () -> make(reader, batch, size)));
             } finally {
                 worker.idle();
             }
-            Object result = made.result();
-            if (result instanceof ReadFailure f) {
-                fail(w, k, reader.position(), f.failure().onWorker(worker.name()));
-                return;
-            }
-            if (result == null) { // the stream is over, or every sample of this batch was skipped
-                board.releaseSlot(w);
-                if (made.last()) {
+            // a batch that failed to collate does not end the stream: the next batch follows it
+            BoardResult result;
+            switch (turn) {
+                case ReadFailure(LoaderException failure) -> {
+                    fail(w, k, reader.position(), failure.onWorker(worker.name()));
                     return;
                 }
-                continue; // the next batch keeps its own number, as after a resume
+                case Nothing(boolean last) -> {
+                    board.releaseSlot(w);
+                    if (last) {
+                        return;
+                    }
+                    continue; // the next batch keeps its own number, as after a resume
+                }
+                case Made(Batch made, boolean last) -> {
+                    marks.mark(made, new StreamMark(w, reader.position(), k + 1, last));
+                    result = new BoardResult.Made(made);
+                }
+                case Failed(LoaderException failure, boolean last) -> {
+                    LoaderException named = failure.onWorker(worker.name());
+                    marks.mark(named, new StreamMark(w, reader.position(), k + 1, last));
+                    result = new BoardResult.Failed(named);
+                }
             }
-            if (result instanceof LoaderException e) {
-                result = e.onWorker(worker.name());
-            }
-            boolean last = made.last();
-            // a batch that failed to collate does not end the stream: the next batch follows it
-            marks.mark(result, new StreamMark(w, reader.position(), k + 1, last));
+            boolean last = turn.last();
             if (!board.put(w, result) || last) {
                 return;
             }

@@ -31,20 +31,6 @@ import java.util.concurrent.TimeoutException;
  * grace period; a crew of its own (workers that do not persist) is stopped.
  */
 abstract class WorkerPass<T> implements BatchSource, Worker.Job {
-    /** A failure after which the worker cannot go on: delivered, then the pass ends. */
-    private record Fatal(LoaderException exception) {}
-
-    /**
-     * The result of a batch whose every sample was skipped ({@link SamplePolicy#SKIP}): it takes
-     * its turn on the board, so that in-order delivery stays in order, and is passed over.
-     */
-    static final Object SKIPPED = new Object() {
-        @Override
-        public String toString() {
-            return "SKIPPED";
-        }
-    };
-
     final LoaderSettings<T> settings;
     final BatchMaker<T> maker;
     final long epoch;
@@ -88,38 +74,58 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
                 try {
                     worker.initOnce(settings.workerInit(), context);
                 } catch (RuntimeException e) {
-                    board.put(worker.id(), new Fatal(maker.failure("running workerInit before", epoch, worker.id(),
-                            new long[0], -1, e).onWorker(worker.name())));
+                    board.put(worker.id(), new BoardResult.Fatal(maker.failure("running workerInit before", epoch,
+                            worker.id(), new long[0], -1, e).onWorker(worker.name())));
                     return;
                 }
                 work(worker, context);
             });
         } catch (Throwable t) { // an Error, or a bug: say so at this worker's turn rather than lose its batches
-            board.put(worker.id(), new Fatal(maker.failure("loading", epoch, worker.id(), new long[0], -1, t)
-                    .onWorker(worker.name())));
+            board.put(worker.id(), new BoardResult.Fatal(maker.failure("loading", epoch, worker.id(), new long[0], -1,
+                    t).onWorker(worker.name())));
         } finally {
             board.end(worker.id());
             finished.countDown();
         }
     }
 
+    /**
+     * The next batch, passing over those with nothing in them; {@code null} at the end.
+     *
+     * @throws LoaderException for a failed batch (the pass goes on), or one that ends the pass
+     */
     @Override
     public final Batch next() {
-        Object result;
-        do {
-            result = nextResult();
-        } while (result == SKIPPED);
-        return (Batch) result;
+        while (true) {
+            BoardResult result = nextResult();
+            if (result == null) {
+                return null;
+            }
+            position++;
+            switch (result) {
+                case BoardResult.Made(Batch batch) -> {
+                    return delivered(batch, batchesTaken++);
+                }
+                case BoardResult.Skipped() -> {
+                    // nothing in it to deliver: on to the next turn
+                }
+                case BoardResult.Failed(LoaderException e) -> throw e;
+                case BoardResult.Fatal(LoaderException e) -> {
+                    close();
+                    throw e;
+                }
+            }
+        }
     }
 
-    /** The next batch, {@link #SKIPPED}, or {@code null} at the end; throws a failed batch's exception. */
-    private Object nextResult() {
+    /** The next result on the board, or {@code null} at the end (the pass is then closed). */
+    private BoardResult nextResult() {
         if (closed) {
             return null;
         }
-        ResultBoard.Entry entry;
+        BoardResult result;
         try {
-            entry = board.take(timeoutNanos);
+            result = board.take(timeoutNanos);
         } catch (ResultBoard.Timeout t) {
             LoaderException e = timedOut(t.worker);
             close();
@@ -130,23 +136,10 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
             Thread.currentThread().interrupt();
             throw e;
         }
-        if (entry == null) {
+        if (result == null) {
             close();
-            return null;
         }
-        position++;
-        Object result = entry.result();
-        if (result == SKIPPED) {
-            return SKIPPED;
-        }
-        if (result instanceof Fatal f) {
-            close();
-            throw f.exception();
-        }
-        if (result instanceof RuntimeException e) {
-            throw e;
-        }
-        return delivered((Batch) result, batchesTaken++);
+        return result;
     }
 
     /** The error for a batch not ready in time: which worker holds it up, on which samples, and where. */
