@@ -1,8 +1,9 @@
 package dev.stoker.loader;
 
 /**
- * The batches of one pass, in delivery order, as an {@link Engine} makes them. Used by one
- * consumer thread.
+ * The batches of one pass, in delivery order, as an {@link Engine} makes them, and the log of
+ * what the consumer received of them (what the loader's state is taken from). Used by one
+ * consumer thread, but for {@link #close()}.
  */
 interface BatchSource extends AutoCloseable {
 
@@ -13,11 +14,11 @@ interface BatchSource extends AutoCloseable {
      */
     Batch next();
 
-    /**
-     * The consumer has received {@code item}, a batch from {@link #next()} or the exception it
-     * threw: what a streaming pass counts for {@link DataLoader#state()}.
-     */
-    default void handedOut(Object item) {}
+    /** The consumer has received {@code batch} from {@link #next()}: the pass's log counts it. */
+    void received(Batch batch);
+
+    /** The consumer has received {@code failure}, thrown by {@link #next()} in a batch's place. */
+    void received(RuntimeException failure);
 
     /**
      * Ends the pass, early or not: stops its work, closes its streams and gives back the memory

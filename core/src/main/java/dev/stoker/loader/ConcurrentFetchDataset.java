@@ -83,7 +83,7 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
     }
 
     /**
-     * The failure as {@link BatchMaker} reports it for a per-sample fetch ({@code fetching sample
+     * The failure as {@link SampleFetch} reports it for a per-sample fetch ({@code fetching sample
      * 7 for ...}, with that index and the original cause) when it came from one fetch of this
      * class; else {@code e} as it is.
      */

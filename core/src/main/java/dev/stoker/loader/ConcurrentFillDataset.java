@@ -15,7 +15,7 @@ import java.util.List;
  * <p>Used for a fillable dataset that keeps {@link FillableDataset#fillBatch}'s default loop; one
  * with its own {@code fillBatch} is one call per batch, and gets its concurrency from the workers.
  * Under {@link SamplePolicy#SKIP} a batch with a bad sample is filled again one sample at a time
- * ({@link BatchMaker}), so as to leave that sample out.
+ * ({@link RowFill}), so as to leave that sample out.
  *
  * <p>A failed fill is named by its own slot's field ({@link SampleSlot#lastField()}), not by the
  * batch's last one, which another row's fill may have asked for since.
@@ -27,7 +27,7 @@ final class ConcurrentFillDataset<T> extends ConcurrentFetchDataset<T> implement
     ConcurrentFillDataset(FillableDataset<T> dataset, int concurrency) {
         super(dataset, concurrency);
         this.fillable = dataset;
-        this.ownGetBatch = BatchMaker.overridesGetBatch(dataset);
+        this.ownGetBatch = DefaultLoops.overridesGetBatch(dataset);
     }
 
     /** On the collate path (a collate was given): the samples fetched at once, or by the dataset's own batched fetch. */

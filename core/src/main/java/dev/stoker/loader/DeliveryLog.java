@@ -31,6 +31,16 @@ final class DeliveryLog {
         }
     }
 
+    /**
+     * The consumer received {@code failure} in place of a batch: when it names a batch of this
+     * pass's {@code epoch}, that batch counts as delivered, so that resume goes on after it.
+     */
+    void failed(long epoch, RuntimeException failure) {
+        if (failure instanceof LoaderException le && le.epoch() == epoch && le.batchIndex() >= 0) {
+            delivered(le.batchIndex());
+        }
+    }
+
     synchronized long prefix() {
         return prefix;
     }

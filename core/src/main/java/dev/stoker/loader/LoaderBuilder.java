@@ -66,9 +66,17 @@ public final class LoaderBuilder<T> {
     private Consumer<LoaderProfile> onProfile;
     private Consumer<LoaderState> onSnapshot;
 
-    LoaderBuilder(Dataset<T> dataset, StreamingDataset<T> streaming) {
+    private LoaderBuilder(Dataset<T> dataset, StreamingDataset<T> streaming) {
         this.dataset = dataset;
         this.streaming = streaming;
+    }
+
+    static <T> LoaderBuilder<T> of(Dataset<T> dataset) {
+        return new LoaderBuilder<>(dataset, null);
+    }
+
+    static <T> LoaderBuilder<T> of(StreamingDataset<T> dataset) {
+        return new LoaderBuilder<>(null, dataset);
     }
 
     /** Samples per batch (default 1). */
@@ -394,22 +402,11 @@ public final class LoaderBuilder<T> {
     public DataLoader<T> build() {
         String name = dataset != null ? dataset.name() : streaming.name();
         check(name);
-        BatchSampler batches = null;
-        if (dataset != null) {
-            batches = batchSampler;
-            if (batches == null) {
-                Sampler order = sampler != null ? sampler
-                        : shuffle ? RandomSampler.of(dataset.size(), seed)
-                        : new SequentialSampler(dataset.size());
-                batches = BatchSampler.of(order, batchSize, dropLast);
-            }
-        }
-        @SuppressWarnings("unchecked") // a Collate<? super T> takes a List<T>: it only reads the samples
-        Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
-        LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
-                c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
-                workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot, profileEvery, onProfile,
+        LoaderSettings settings = new LoaderSettings(name, batchSize, dropLast, numWorkers, prefetchFactor,
+                persistentWorkers, inOrder, timeout, seed, rank, worldSize, workerInit, ioConcurrency, badSamples,
+                snapshotEvery, onSnapshot, profileEvery, onProfile,
                 lookahead >= 0 ? lookahead : Math.max(DEFAULT_LOOKAHEAD, prefetchFactor * Math.max(1, numWorkers)));
+        Source<T> source = dataset != null ? mapSource(settings) : streamSource(settings);
         boolean own = pool == null;
         BufferPool p = own
                 ? BufferPool.builder()
@@ -418,7 +415,33 @@ public final class LoaderBuilder<T> {
                         .source(pinMemory ? MemorySources.pinned() : MemorySources.ordinary())
                         .build()
                 : pool;
-        return new DataLoader<>(settings, p, own);
+        return new DataLoader<>(settings, source, p, own);
+    }
+
+    private MapSource<T> mapSource(LoaderSettings settings) {
+        BatchSampler batches = batchSampler;
+        if (batches == null) {
+            Sampler order = sampler != null ? sampler
+                    : shuffle ? RandomSampler.of(dataset.size(), seed)
+                    : new SequentialSampler(dataset.size());
+            batches = BatchSampler.of(order, batchSize, dropLast);
+        }
+        MapRecipe<T> recipe = collate == null
+                ? MapRecipe.byDefault(dataset, ioConcurrency)
+                : MapRecipe.collating(dataset, given(), ioConcurrency);
+        return new MapSource<>(dataset, batches, recipe, settings);
+    }
+
+    private StreamSource<T> streamSource(LoaderSettings settings) {
+        StreamRecipe<T> recipe = collate == null
+                ? StreamRecipe.byDefault(streaming)
+                : new StreamRecipe.Collating<>(given());
+        return new StreamSource<>(streaming, recipe, settings);
+    }
+
+    @SuppressWarnings("unchecked") // a Collate<? super T> takes a List<T>: it only reads the samples
+    private Collate<T> given() {
+        return (Collate<T>) collate;
     }
 
     private void check(String name) {

@@ -1,19 +1,12 @@
 package dev.stoker.loader;
 
-import dev.stoker.collate.Collate;
-import dev.stoker.data.Dataset;
-import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
-import dev.stoker.sampler.BatchSampler;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.function.Consumer;
 
 /**
- * A loader's settings once {@link LoaderBuilder#build()} has checked them: what every
- * engine reads. Exactly one of {@code dataset} and {@code streamingDataset} is set; a map-style
- * loader always has its {@code batchSampler} (the default one built from shuffle, seed, batch
- * size and dropLast, or the user's).
+ * A loader's settings once {@link LoaderBuilder#build()} has checked them: what every engine and
+ * source reads. What the loader reads, and how its batches are made, is its {@link Source}.
  *
  * @param batchSize the batch size of a streaming dataset and of the default batch sampler
  *                  (with a user's batch sampler it decides, and this is unused)
@@ -26,14 +19,10 @@ import java.util.function.Consumer;
  * @param onProfile     given each window's profile, or {@code null}
  * @param lookahead     how many batches ahead a map-style dataset hears of a batch ({@code willNeed}), 0 for never
  */
-record LoaderSettings<T>(
+record LoaderSettings(
         String datasetName,
-        Dataset<T> dataset,
-        StreamingDataset<T> streamingDataset,
-        BatchSampler batchSampler,
         int batchSize,
         boolean dropLast,
-        Collate<T> collate,
         int numWorkers,
         int prefetchFactor,
         boolean persistentWorkers,
@@ -51,18 +40,8 @@ record LoaderSettings<T>(
         Consumer<LoaderProfile> onProfile,
         int lookahead) {
 
-    boolean isStreaming() {
-        return streamingDataset != null;
-    }
-
-    /** A pass's index batches, each told to the dataset {@link #lookahead} batches before it is made. */
-    Iterator<long[]> hinted(Iterator<long[]> batches) {
-        return Lookahead.of(batches, lookahead, indices -> {
-            try {
-                dataset.willNeed(indices);
-            } catch (RuntimeException e) {
-                // a hint: what it would have started is done, and reported, when the batch is made
-            }
-        });
+    /** The context of worker {@code worker} of {@code workers} in {@code epoch} (the consumer's thread is 0 of 1). */
+    WorkerContext context(int worker, int workers, long epoch) {
+        return new WorkerContext(worker, workers, rank, worldSize, epoch, seed);
     }
 }

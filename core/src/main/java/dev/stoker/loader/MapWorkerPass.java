@@ -1,7 +1,6 @@
 package dev.stoker.loader;
 
 import dev.stoker.data.WorkerContext;
-import dev.stoker.data.WorkerScope;
 import java.time.Duration;
 
 /**
@@ -10,16 +9,28 @@ import java.time.Duration;
  * in order, one at a time, with at most {@code prefetchFactor} of them made and not yet taken.
  */
 final class MapWorkerPass<T> extends WorkerPass<T> {
+    private final MapSource<T> source;
     private final IndexFeed feed;
     private final BatchPlan plan;
     private final DeliveryLog log;
 
-    MapWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, BatchPlan plan, DeliveryLog log,
+    MapWorkerPass(MapSource<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log,
                   WorkerCrew crew, boolean ownsCrew, Duration grace) {
-        super(settings, maker, epoch, crew, ownsCrew, grace);
+        super(source.settings(), maker, epoch, crew, ownsCrew, grace);
+        this.source = source;
         this.plan = plan;
         this.log = log;
-        this.feed = new IndexFeed(settings.hinted(plan.remaining(settings.batchSampler().iterator(epoch))));
+        this.feed = new IndexFeed(source.batches(epoch, plan));
+    }
+
+    @Override
+    public void received(Batch batch) {
+        log.delivered(batch.index());
+    }
+
+    @Override
+    public void received(RuntimeException failure) {
+        log.failed(epoch, failure);
     }
 
     @Override
@@ -43,8 +54,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             worker.working(batch, indices);
             BoardResult result;
             try {
-                Batch made = maker.timed(epoch, batch, () -> WorkerScope.call(context, context.batchRandomSeed(batch),
-                        () -> maker.make(epoch, batch, indices)));
+                Batch made = source.make(maker, context, epoch, batch, indices);
                 if (made == null) {
                     log.delivered(batch); // nothing in it to deliver, now or after a resume
                 }

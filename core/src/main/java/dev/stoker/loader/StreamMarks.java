@@ -27,8 +27,8 @@ final class StreamMarks {
         }
     }
 
-    /** The consumer received {@code item}: the log moves on to its mark. */
-    void handedOut(Object item) {
+    /** The consumer received {@code item}, a batch ({@code batch}) or a failure: the log moves on to its mark. */
+    void handedOut(Object item, boolean batch) {
         StreamMark m;
         synchronized (this) {
             m = marks.remove(item);
@@ -36,6 +36,6 @@ final class StreamMarks {
         if (m == null) {
             return; // not from a stream: a timeout or an interrupted wait
         }
-        log.handedOut(m, item instanceof Batch);
+        log.handedOut(m, batch);
     }
 }

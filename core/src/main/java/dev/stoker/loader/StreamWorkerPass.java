@@ -2,7 +2,6 @@ package dev.stoker.loader;
 
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
-import dev.stoker.data.WorkerScope;
 import java.time.Duration;
 import java.util.List;
 
@@ -25,12 +24,14 @@ import java.util.List;
  * was delivered, not what was read ahead.
  */
 final class StreamWorkerPass<T> extends WorkerPass<T> {
+    private final StreamSource<T> source;
     private final StreamState start;
     private final StreamMarks marks;
 
-    StreamWorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, StreamLog log, WorkerCrew crew,
+    StreamWorkerPass(StreamSource<T> source, BatchMaker maker, long epoch, StreamLog log, WorkerCrew crew,
                      boolean ownsCrew, Duration grace) {
-        super(settings, maker, epoch, crew, ownsCrew, grace);
+        super(source.settings(), maker, epoch, crew, ownsCrew, grace);
+        this.source = source;
         this.start = log.start();
         this.marks = new StreamMarks(log);
         board.startAt(start.turn());
@@ -45,8 +46,13 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
     }
 
     @Override
-    public void handedOut(Object item) {
-        marks.handedOut(item);
+    public void received(Batch batch) {
+        marks.handedOut(batch, true);
+    }
+
+    @Override
+    public void received(RuntimeException failure) {
+        marks.handedOut(failure, false);
     }
 
     @Override
@@ -59,7 +65,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
         long k = start.batches()[w];
         SampleStream<T> stream;
         try {
-            stream = StreamOpening.open(settings.streamingDataset(), context, start, w);
+            stream = source.open(context, start, w);
         } catch (StreamOpening.Failure f) {
             fail(w, k, skip, maker.failure(f.step, epoch, k, new long[0], -1, f.getCause()).onWorker(worker.name()));
             return;
@@ -113,7 +119,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             return new Nothing(true);
         }
         try {
-            Batch made = maker.assemble(epoch, k, new long[0], samples, started);
+            Batch made = source.make(maker, epoch, k, samples, started);
             return made != null ? new Made(made, last) : new Nothing(last);
         } catch (LoaderException e) {
             return new Failed(e, last);
@@ -141,9 +147,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             long batch = k;
             Turn turn;
             try {
-                // read and fill under the batch's generator, so that both draw from one stream of it
-                turn = maker.timed(epoch, batch,
-                        () -> WorkerScope.call(context, context.streamRandomSeed(batch), () -> make(reader, batch, size)));
+                turn = source.timed(maker, context, epoch, batch, () -> make(reader, batch, size));
             } finally {
                 worker.idle();
             }

@@ -26,23 +26,25 @@ final class WorkerEngine<T> implements Engine {
     /** How long closing a pass waits for a worker that does not react to its interrupt. */
     static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
 
-    private final LoaderSettings<T> settings;
-    private final BatchMaker<T> maker;
+    private final LoaderSettings settings;
+    private final Source<T> source;
+    private final BatchMaker maker;
     private final Duration grace;
     private WorkerCrew persistent;
     private boolean closed;
 
-    WorkerEngine(LoaderSettings<T> settings, BatchMaker<T> maker, Duration grace) {
+    WorkerEngine(LoaderSettings settings, Source<T> source, BatchMaker maker, Duration grace) {
         if (settings.numWorkers() < 1) {
             throw new IllegalArgumentException("the worker engine needs numWorkers > 0, not " + settings.numWorkers());
         }
         this.settings = settings;
+        this.source = source;
         this.maker = maker;
         this.grace = grace;
     }
 
     @Override
-    public synchronized BatchSource start(long epoch, BatchPlan plan, DeliveryLog log, StreamLog streams) {
+    public synchronized BatchSource start(long epoch) {
         if (closed) {
             throw new IllegalStateException("the workers of " + settings.datasetName() + " were stopped");
         }
@@ -56,9 +58,7 @@ final class WorkerEngine<T> implements Engine {
         } else {
             crew = new WorkerCrew(settings.numWorkers());
         }
-        WorkerPass<T> pass = settings.isStreaming()
-                ? new StreamWorkerPass<>(settings, maker, epoch, streams, crew, !keep, grace)
-                : new MapWorkerPass<>(settings, maker, epoch, plan, log, crew, !keep, grace);
+        WorkerPass<T> pass = source.workerPass(epoch, maker, crew, !keep, grace);
         crew.submit(pass);
         return pass;
     }

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * the batch's generator (see {@link WorkerContext}).
  *
  * <p>Failures: a batch that fails reaches the consumer at its place, as the
- * {@link LoaderException} that {@link BatchMaker} made, naming the worker; the pass goes on. A
+ * {@link LoaderException} that the recipe made, naming the worker; the pass goes on. A
  * failure that leaves a worker unable to go on (its {@code workerInit} hook threw) ends the pass
  * when the consumer reaches it, so that no batch goes missing without a word. A batch not ready
  * within the timeout, or an interrupted consumer, ends the pass too.
@@ -31,8 +31,8 @@ import java.util.concurrent.TimeoutException;
  * grace period; a crew of its own (workers that do not persist) is stopped.
  */
 abstract class WorkerPass<T> implements BatchSource, Worker.Job {
-    final LoaderSettings<T> settings;
-    final BatchMaker<T> maker;
+    final LoaderSettings settings;
+    final BatchMaker maker;
     final long epoch;
     final WorkerCrew crew;
     final ResultBoard board;
@@ -44,7 +44,7 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
     private long batchesTaken;
     private volatile boolean closed; // also set by a close() from another thread (DataLoader.close)
 
-    WorkerPass(LoaderSettings<T> settings, BatchMaker<T> maker, long epoch, WorkerCrew crew, boolean ownsCrew,
+    WorkerPass(LoaderSettings settings, BatchMaker maker, long epoch, WorkerCrew crew, boolean ownsCrew,
                Duration grace) {
         this.settings = settings;
         this.maker = maker;
@@ -67,8 +67,7 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
 
     @Override
     public final void run(Worker worker) {
-        WorkerContext context = new WorkerContext(worker.id(), crew.size(), settings.rank(), settings.worldSize(),
-                epoch, settings.seed());
+        WorkerContext context = settings.context(worker.id(), crew.size(), epoch);
         try {
             WorkerScope.run(context, context.randomSeed(), () -> {
                 try {
