@@ -1,5 +1,6 @@
 package dev.stoker.loader;
 
+import dev.stoker.loader.engine.BatchSource;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.Usage;

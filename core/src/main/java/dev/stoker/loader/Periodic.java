@@ -1,5 +1,6 @@
 package dev.stoker.loader;
 
+import dev.stoker.loader.engine.LoaderSettings;
 import java.util.function.Supplier;
 
 /**
