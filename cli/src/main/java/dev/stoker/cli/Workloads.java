@@ -3,27 +3,17 @@ package dev.stoker.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The workloads {@code stoker bench} knows, and the ones {@code WORKLOADS.md} defines that are not
- * built yet, with the part of Stoker that brings each: the error for an unknown name lists both.
+ * The workloads {@code stoker bench} knows (every one {@code WORKLOADS.md} defines): the error for
+ * an unknown name lists them.
  */
 final class Workloads {
     private Workloads() {}
-
-    /** Workloads not built yet: the part of Stoker each one waits for. */
-    private static final Map<String, String> PLANNED = plannedWorkloads();
-
-    private static Map<String, String> plannedWorkloads() {
-        Map<String, String> m = new LinkedHashMap<>();
-        return m;
-    }
 
     /**
      * The workload named {@code name} (any case), with the test-only overrides applied where the
@@ -85,16 +75,12 @@ final class Workloads {
                 : "or pass --data DIR.";
     }
 
-    /** The message for a name that is not a workload: what exists, and what brings the rest. */
+    /** The message for a name that is not a workload: what exists. */
     static String unknown(String name) {
-        String upper = name.trim().toUpperCase(Locale.ROOT);
-        String head = PLANNED.containsKey(upper)
-                ? "workload " + upper + " is not built yet."
-                : "there is no workload '" + name + "'.";
-        return head + "\n" + catalogue();
+        return "there is no workload '" + name + "'.\n" + catalogue();
     }
 
-    /** The workloads that run and the ones still to come, one per line. */
+    /** The workloads that run, one per line. */
     static String catalogue() {
         // Made only to be described: W6's tensors are made by its first loader, not here.
         List<Workload> available = List.of(new W1Synthetic(), new W2TokenMemmap(), new W3JpegFolder(),
@@ -104,10 +90,6 @@ final class Workloads {
                 + available.stream()
                         .map(w -> "  " + w.name() + " " + w.title() + ": " + w.summary()
                                 + (w.needsData() ? " (reads --data DIR)\n" : " (no data needed)\n"))
-                        .collect(Collectors.joining())
-                + (PLANNED.isEmpty() ? "" : "Not built yet:\n"
-                        + PLANNED.entrySet().stream()
-                                .map(e -> "  " + e.getKey() + " " + e.getValue())
-                                .collect(Collectors.joining("\n")));
+                        .collect(Collectors.joining());
     }
 }
