@@ -2,12 +2,9 @@ package dev.stoker.loader.engine;
 
 import dev.stoker.data.Dataset;
 import dev.stoker.data.SampleLayout;
-import dev.stoker.data.WorkerContext;
-import dev.stoker.loader.Batch;
 import dev.stoker.loader.LoaderState;
 import dev.stoker.sampler.BatchSampler;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Optional;
 
 /**
@@ -18,9 +15,7 @@ import java.util.Optional;
  * epoch, whatever the number of workers before and after.
  */
 public final class MapSource<T> implements Source<T> {
-    private final Dataset<T> dataset;
-    private final BatchSampler batchSampler;
-    private final MapRecipe<T> recipe;
+    private final MapBatches<T> batches;
     private final LoaderSettings settings;
     /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
     private BatchPlan next = BatchPlan.WHOLE_EPOCH;
@@ -28,9 +23,7 @@ public final class MapSource<T> implements Source<T> {
     private DeliveryLog log;
 
     public MapSource(Dataset<T> dataset, BatchSampler batchSampler, MapRecipe<T> recipe, LoaderSettings settings) {
-        this.dataset = dataset;
-        this.batchSampler = batchSampler;
-        this.recipe = recipe;
+        this.batches = new MapBatches<>(dataset, batchSampler, recipe, settings);
         this.settings = settings;
     }
 
@@ -39,20 +32,16 @@ public final class MapSource<T> implements Source<T> {
         return settings.datasetName();
     }
 
-    LoaderSettings settings() {
-        return settings;
-    }
-
     @Override
     public BatchSource serialPass(long epoch, BatchMaker maker) {
         BatchPlan plan = takePlan();
-        return new SerialMapPass<>(this, maker, epoch, plan, log);
+        return new SerialMapPass<>(batches, maker, epoch, plan, log);
     }
 
     @Override
     public WorkerPass<T> workerPass(long epoch, BatchMaker maker, WorkerCrew crew, boolean ownsCrew, Duration grace) {
         BatchPlan plan = takePlan();
-        return new MapWorkerPass<>(this, maker, epoch, plan, log, crew, ownsCrew, grace);
+        return new MapWorkerPass<>(batches, maker, epoch, plan, log, crew, ownsCrew, grace);
     }
 
     private BatchPlan takePlan() {
@@ -60,22 +49,6 @@ public final class MapSource<T> implements Source<T> {
         next = BatchPlan.WHOLE_EPOCH;
         log = plan.newLog();
         return plan;
-    }
-
-    /** A pass's index batches, those {@code plan} leaves, each told to the dataset {@code lookahead} batches before it is made. */
-    Iterator<long[]> batches(long epoch, BatchPlan plan) {
-        return Lookahead.of(plan.remaining(batchSampler.iterator(epoch)), settings.lookahead(), indices -> {
-            try {
-                dataset.willNeed(indices);
-            } catch (RuntimeException e) {
-                // a hint: what it would have started is done, and reported, when the batch is made
-            }
-        });
-    }
-
-    /** Batch {@code k} of {@code epoch}, made in {@code context} with the batch's generator; null when all of it was skipped. */
-    Batch make(BatchMaker maker, WorkerContext context, long epoch, long k, long[] indices) {
-        return maker.timed(epoch, k, context, context.batchRandomSeed(k), () -> recipe.make(maker, epoch, k, indices));
     }
 
     @Override
@@ -90,7 +63,7 @@ public final class MapSource<T> implements Source<T> {
 
     private LoaderState stateOf(long epoch, DeliveryLog delivered) {
         long perEpoch = batchesPerEpoch();
-        long size = dataset.size();
+        long size = batches.dataset().size();
         long prefix = delivered.prefix();
         if (prefix >= perEpoch) {
             return new LoaderState(epoch + 1, 0, new long[0], settings.seed(), size, perEpoch);
@@ -104,7 +77,7 @@ public final class MapSource<T> implements Source<T> {
             throw new IllegalArgumentException("this state is from a loader of a streaming dataset: " + state
                     + "; this loader reads the map-style " + name());
         }
-        long size = dataset.size();
+        long size = batches.dataset().size();
         long perEpoch = batchesPerEpoch();
         if (state.datasetSize() != size || state.seed() != settings.seed() || state.batchesPerEpoch() != perEpoch) {
             throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
@@ -121,16 +94,16 @@ public final class MapSource<T> implements Source<T> {
 
     @Override
     public long batchesPerEpoch() {
-        return batchSampler.size();
+        return batches.batchSampler().size();
     }
 
     @Override
     public Optional<SampleLayout> fillLayout() {
-        return recipe.fillLayout();
+        return batches.recipe().fillLayout();
     }
 
     @Override
     public String describe() {
-        return batchSampler.toString();
+        return batches.batchSampler().toString();
     }
 }

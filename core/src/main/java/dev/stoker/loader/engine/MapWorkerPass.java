@@ -11,18 +11,18 @@ import java.time.Duration;
  * in order, one at a time, with at most {@code prefetchFactor} of them made and not yet taken.
  */
 final class MapWorkerPass<T> extends WorkerPass<T> {
-    private final MapSource<T> source;
+    private final MapBatches<T> source;
     private final IndexFeed feed;
     private final BatchPlan plan;
     private final DeliveryLog log;
 
-    MapWorkerPass(MapSource<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log,
+    MapWorkerPass(MapBatches<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log,
                   WorkerCrew crew, boolean ownsCrew, Duration grace) {
         super(source.settings(), maker, epoch, crew, ownsCrew, grace);
         this.source = source;
         this.plan = plan;
         this.log = log;
-        this.feed = new IndexFeed(source.batches(epoch, plan));
+        this.feed = new IndexFeed(source.of(epoch, plan));
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.util.Iterator;
  * collated (or filled) when the consumer asks for it. The consumer's thread is worker 0 of 1.
  */
 final class SerialMapPass<T> implements BatchSource {
-    private final MapSource<T> source;
+    private final MapBatches<T> source;
     private final BatchMaker maker;
     private final long epoch;
     private final BatchPlan plan;
@@ -20,7 +20,7 @@ final class SerialMapPass<T> implements BatchSource {
     private long k;
     private volatile boolean closed; // also set by a close() from another thread
 
-    SerialMapPass(MapSource<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log) {
+    SerialMapPass(MapBatches<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log) {
         this.source = source;
         this.maker = maker;
         this.epoch = epoch;
@@ -35,7 +35,7 @@ final class SerialMapPass<T> implements BatchSource {
             return null;
         }
         if (batches == null) {
-            batches = source.batches(epoch, plan);
+            batches = source.of(epoch, plan);
         }
         while (!closed && batches.hasNext()) {
             long[] indices = batches.next();

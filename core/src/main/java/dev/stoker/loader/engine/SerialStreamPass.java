@@ -15,7 +15,7 @@ import java.util.List;
  * closed at its end, on a failure, or when the pass is closed.
  */
 final class SerialStreamPass<T> implements BatchSource {
-    private final StreamSource<T> source;
+    private final StreamBatches<T> source;
     private final BatchMaker maker;
     private final long epoch;
     private final int batchSize;
@@ -33,7 +33,7 @@ final class SerialStreamPass<T> implements BatchSource {
     private boolean reading;
     private volatile boolean closeAsked;
 
-    SerialStreamPass(StreamSource<T> source, BatchMaker maker, long epoch, StreamLog log) {
+    SerialStreamPass(StreamBatches<T> source, BatchMaker maker, long epoch, StreamLog log) {
         this.source = source;
         this.maker = maker;
         this.epoch = epoch;

@@ -2,16 +2,11 @@ package dev.stoker.loader.engine;
 
 import dev.stoker.data.ReshardableStreamingDataset;
 import dev.stoker.data.SampleLayout;
-import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
-import dev.stoker.data.WorkerContext;
-import dev.stoker.loader.Batch;
 import dev.stoker.loader.LoaderState;
 import dev.stoker.loader.StreamState;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * A streaming dataset read in order: each worker (or the consumer's thread) opens its own stream
@@ -22,7 +17,7 @@ import java.util.function.Supplier;
  */
 public final class StreamSource<T> implements Source<T> {
     private final StreamingDataset<T> dataset;
-    private final StreamRecipe<T> recipe;
+    private final StreamBatches<T> batches;
     private final LoaderSettings settings;
     /** Where the next pass's streams start: the start of the epoch, or a restored state. */
     private StreamState next;
@@ -31,7 +26,7 @@ public final class StreamSource<T> implements Source<T> {
 
     public StreamSource(StreamingDataset<T> dataset, StreamRecipe<T> recipe, LoaderSettings settings) {
         this.dataset = dataset;
-        this.recipe = recipe;
+        this.batches = new StreamBatches<>(dataset, recipe, settings);
         this.settings = settings;
         this.next = fresh();
     }
@@ -41,43 +36,20 @@ public final class StreamSource<T> implements Source<T> {
         return settings.datasetName();
     }
 
-    LoaderSettings settings() {
-        return settings;
-    }
-
     @Override
     public BatchSource serialPass(long epoch, BatchMaker maker) {
-        return new SerialStreamPass<>(this, maker, epoch, takeLog());
+        return new SerialStreamPass<>(batches, maker, epoch, takeLog());
     }
 
     @Override
     public WorkerPass<T> workerPass(long epoch, BatchMaker maker, WorkerCrew crew, boolean ownsCrew, Duration grace) {
-        return new StreamWorkerPass<>(this, maker, epoch, takeLog(), crew, ownsCrew, grace);
+        return new StreamWorkerPass<>(batches, maker, epoch, takeLog(), crew, ownsCrew, grace);
     }
 
     private StreamLog takeLog() {
         log = new StreamLog(next);
         next = fresh();
         return log;
-    }
-
-    /** Worker {@code w}'s stream, opened with {@code context} where {@code start} stands; see {@link StreamOpening}. */
-    SampleStream<T> open(WorkerContext context, StreamState start, int w) {
-        return StreamOpening.open(dataset, context, start, w);
-    }
-
-    /**
-     * Runs {@code action}, the reading and making of batch {@code k} of {@code epoch}, timed and
-     * under the batch's generator in {@code context}, so that the read and the fill draw from one
-     * stream of it.
-     */
-    <R> R timed(BatchMaker maker, WorkerContext context, long epoch, long k, Supplier<R> action) {
-        return maker.timed(epoch, k, context, context.streamRandomSeed(k), action);
-    }
-
-    /** Batch {@code k} of {@code epoch} from the samples read; null when every sample's fill was skipped. */
-    Batch make(BatchMaker maker, long epoch, long k, List<T> samples, long fetchStart) {
-        return recipe.make(maker, epoch, k, samples, fetchStart);
     }
 
     @Override
@@ -181,7 +153,7 @@ public final class StreamSource<T> implements Source<T> {
 
     @Override
     public Optional<SampleLayout> fillLayout() {
-        return recipe.fillLayout();
+        return batches.recipe().fillLayout();
     }
 
     @Override

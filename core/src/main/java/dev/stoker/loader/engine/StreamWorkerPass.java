@@ -27,11 +27,11 @@ import java.util.List;
  * was delivered, not what was read ahead.
  */
 final class StreamWorkerPass<T> extends WorkerPass<T> {
-    private final StreamSource<T> source;
+    private final StreamBatches<T> source;
     private final StreamState start;
     private final StreamMarks marks;
 
-    StreamWorkerPass(StreamSource<T> source, BatchMaker maker, long epoch, StreamLog log, WorkerCrew crew,
+    StreamWorkerPass(StreamBatches<T> source, BatchMaker maker, long epoch, StreamLog log, WorkerCrew crew,
                      boolean ownsCrew, Duration grace) {
         super(source.settings(), maker, epoch, crew, ownsCrew, grace);
         this.source = source;
