@@ -237,6 +237,10 @@ final class TurboJpegDecoder implements AutoCloseable {
      * size, a scale that does not fall on whole pixels at the crop's corner, and any warning or
      * error of the library on the way ({@code always} skips only the first test, for tests). The caller then decodes the whole image, whose path
      * judges damaged data as the options say; a damaged JPEG costs one failed crop more.
+     *
+     * <p>Memory: the lossless crop reads the whole image's DCT coefficients into libjpeg's own
+     * memory first, 2 bytes a sample: as much as the decoded RGB for 4:2:0, twice it for 4:4:4,
+     * freed before this returns; the caller's pixel limit bounds it as it bounds a whole decode.
      */
     DecodedRegion decodeRegion(MemorySegment input, Header header, int left, int top, int width, int height,
                                ScalingFactor scale, NativeBuffer out, boolean always) throws DecoderFailure {
