@@ -19,6 +19,7 @@ import dev.stoker.vision.augment.RandomAutocontrast;
 import dev.stoker.vision.augment.RandomEqualize;
 import dev.stoker.vision.augment.RandomErasing;
 import dev.stoker.vision.augment.RandomGrayscale;
+import dev.stoker.vision.augment.RandomPerspective;
 import dev.stoker.vision.augment.RandomPosterize;
 import dev.stoker.vision.augment.RandomRotation;
 import dev.stoker.vision.augment.RandomSolarize;
@@ -57,6 +58,7 @@ class AugmentChainPropertyTest {
     private static final List<Function<SplittableRandom, PixelOp>> PIXEL_OPS = List.of(
             r -> new ColorJitter(r.nextDouble(0, 0.8), r.nextDouble(0, 0.8), r.nextDouble(0, 0.8), r.nextDouble(0, 0.5)),
             r -> new RandomGrayscale(r.nextDouble()),
+            r -> new RandomPerspective(r.nextDouble(), r.nextDouble(), r.nextBoolean() ? Interpolation.BILINEAR : Interpolation.NEAREST),
             r -> new GaussianBlur(1 + 2 * r.nextInt(4), 0.1, 0.1 + r.nextDouble(3)),
             r -> new RandomSolarize(r.nextInt(257), r.nextDouble()),
             r -> new RandomPosterize(r.nextInt(9), r.nextDouble()),
