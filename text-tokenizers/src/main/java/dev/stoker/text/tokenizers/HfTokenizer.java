@@ -38,12 +38,14 @@ public final class HfTokenizer implements Tokenizer {
     private final HuggingFaceTokenizer tokenizer;
     private final TokenizerJson json;
     private final SpecialTokens special;
+    private final ByteLevelBpe javaBpe; // null: every text goes to the Rust library
 
-    private HfTokenizer(Path path, HuggingFaceTokenizer tokenizer, TokenizerJson json) {
+    private HfTokenizer(Path path, HuggingFaceTokenizer tokenizer, TokenizerJson json, boolean javaBpe) {
         this.path = path;
         this.tokenizer = tokenizer;
         this.json = json;
         this.special = json.specialTokens();
+        this.javaBpe = javaBpe ? json.byteLevelBpe() : null;
     }
 
     /**
@@ -52,6 +54,19 @@ public final class HfTokenizer implements Tokenizer {
      * @throws IOException when the file cannot be read or the library refuses it, naming the file
      */
     public static HfTokenizer open(Path file) throws IOException {
+        return open(file, true);
+    }
+
+    /**
+     * Reads {@code file}; with {@code javaBpe} false, every text goes through the Rust library.
+     * With it true (what {@link #open(Path)} does), a byte-level BPE file without normalizer,
+     * dropout or byte fallback (GPT-2's scheme) is encoded in Java, to the same ids (checked
+     * against Python's {@code tokenizers}) several times faster; other files, and texts that
+     * hold an added token, go to the Rust library either way.
+     *
+     * @throws IOException when the file cannot be read or the library refuses it, naming the file
+     */
+    public static HfTokenizer open(Path file, boolean javaBpe) throws IOException {
         Path json = Files.isDirectory(file) ? file.resolve("tokenizer.json") : file;
         TokenizerJson info = TokenizerJson.read(json);
         HuggingFaceTokenizer tokenizer;
@@ -62,7 +77,7 @@ public final class HfTokenizer implements Tokenizer {
         } catch (RuntimeException e) {
             throw new IOException(json + ": the tokenizers library refused it: " + e.getMessage(), e);
         }
-        return new HfTokenizer(json, tokenizer, info);
+        return new HfTokenizer(json, tokenizer, info, javaBpe);
     }
 
     // Straight to the library's encode and ids, not through DJL's Encoding: an Encoding copies
@@ -70,6 +85,16 @@ public final class HfTokenizer implements Tokenizer {
     // are wanted; this is the per-text path of tokenizing in the workers.
     @Override
     public int[] encode(String text) {
+        if (javaBpe != null) {
+            int[] ids = javaBpe.encode(text);
+            if (ids != null) {
+                return ids;
+            }
+        }
+        return encodeInRust(text);
+    }
+
+    private int[] encodeInRust(String text) {
         long handle = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), text, false);
         try {
             return narrow(TokenizersLibrary.LIB.getTokenIds(handle));
@@ -83,6 +108,13 @@ public final class HfTokenizer implements Tokenizer {
     public List<int[]> encodeBatch(List<String> texts) {
         if (texts.isEmpty()) {
             return List.of();
+        }
+        if (javaBpe != null) {
+            List<int[]> out = new ArrayList<>(texts.size());
+            for (String t : texts) {
+                out.add(encode(t));
+            }
+            return out;
         }
         long[] handles = TokenizersLibrary.LIB.batchEncode(tokenizer.getHandle(), texts.toArray(String[]::new), false);
         List<int[]> out = new ArrayList<>(handles.length);
@@ -138,7 +170,8 @@ public final class HfTokenizer implements Tokenizer {
 
     @Override
     public String toString() {
-        return "HfTokenizer(" + path + ", " + json.model() + ", " + json.vocabSize() + " ids)";
+        return "HfTokenizer(" + path + ", " + json.model() + ", " + json.vocabSize() + " ids"
+                + (javaBpe != null ? ", byte-level BPE in Java" : "") + ")";
     }
 
     private static int[] narrow(long[] ids) {

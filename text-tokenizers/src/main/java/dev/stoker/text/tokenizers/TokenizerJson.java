@@ -20,7 +20,8 @@ import java.util.OptionalInt;
  * the id of a token by its spelling, and which added tokens are the special ones. Read with Gson,
  * which DJL's api brings along (no dependency of our own).
  */
-record TokenizerJson(String model, int vocabSize, Map<String, Integer> vocab, SpecialTokens specialTokens) {
+record TokenizerJson(String model, int vocabSize, Map<String, Integer> vocab, SpecialTokens specialTokens,
+                     ByteLevelBpe byteLevelBpe) { // byteLevelBpe: null where the file needs the Rust library
 
     // the spellings of the usual special tokens, first match wins (GPT-2, Llama, Gemma, BERT)
     private static final List<String> EOS = List.of("<|endoftext|>", "</s>", "<eos>", "<|end_of_text|>", "[SEP]");
@@ -81,7 +82,7 @@ record TokenizerJson(String model, int vocabSize, Map<String, Integer> vocab, Sp
             }
             SpecialTokens tokens = new SpecialTokens(first(special, BOS), first(special, EOS), first(special, PAD),
                     first(vocab, UNK));
-            return new TokenizerJson(type, size, Map.copyOf(vocab), tokens);
+            return new TokenizerJson(type, size, Map.copyOf(vocab), tokens, ByteLevelBpe.of(root));
         } catch (RuntimeException e) { // a field of the wrong JSON type
             throw new IOException(file + ": not a tokenizer.json: " + e.getMessage(), e);
         }
