@@ -16,8 +16,8 @@ import java.util.stream.Stream;
 /**
  * W10, pretraining-from-text: the JSONL files of {@code DATA/w10} (the peer's
  * {@code bench/python/w10_peer.py --gen}: 8,000 synthetic documents in 4 files), tokenized in the
- * workers with {@code DATA/w10/tokenizer.json} (byte-level BPE, 16,384 ids, through Hugging
- * Face's Rust library as the peer runs it), 64 texts per call; each document followed by
+ * workers with {@code DATA/w10/tokenizer.json} (byte-level BPE, 16,384 ids: {@link HfTokenizer}
+ * encodes it in Java, to the ids the peer's Rust library gives), 64 texts per call; each document followed by
  * {@code <|endoftext|>}, concatenated per worker and cut into windows of 1,024 + 1 tokens that
  * share one token with the next ({@link DocumentWindowStream}); batches of 16, input and target
  * (16, 1024) int64, one epoch. Files are dealt to workers as the peer deals them (worker
