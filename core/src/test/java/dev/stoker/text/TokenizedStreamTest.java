@@ -81,4 +81,26 @@ class TokenizedStreamTest {
             assertThat(s.hasNext()).isFalse();
         }
     }
+
+    @Test
+    void aMapDatasetOfTextsIsEncodedABatchAtATime() {
+        List<String> texts = IntStream.range(0, 40).mapToObj(i -> "doc " + i + " ü").toList();
+        dev.stoker.data.Dataset<String> source = new dev.stoker.data.Dataset<>() {
+            public long size() {
+                return texts.size();
+            }
+
+            public String get(long i) {
+                return texts.get((int) i);
+            }
+        };
+        CodePoints tok = new CodePoints();
+        TokenizedDataset ids = TokenizedDataset.of(source, tok);
+        assertThat(ids.size()).isEqualTo(40);
+        assertThat(ids.get(7)).containsExactly("doc 7 ü".codePoints().toArray());
+        List<int[]> batch = ids.getBatch(new long[] {3, 39, 0});
+        assertThat(batch).hasSize(3);
+        assertThat(batch.get(1)).containsExactly("doc 39 ü".codePoints().toArray());
+        assertThat(tok.batches.get()).isEqualTo(1);
+    }
 }
