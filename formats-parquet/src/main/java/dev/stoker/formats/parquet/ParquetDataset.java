@@ -43,10 +43,12 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
     private final ParquetSource source;
     private final RowGroupCache cache;
     private final List<ParquetColumn> columns;
+    private final boolean readAhead;
 
     private ParquetDataset(Builder b) {
         this.source = new ParquetSource(b.files, b.columns, b.decodeThreads, b.maxRowGroupRows, b.maxRowGroupBytes);
         this.cache = new RowGroupCache(b.cacheRowGroups);
+        this.readAhead = b.readAhead;
         this.columns = List.of(source.columns());
     }
 
@@ -115,7 +117,8 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         if (source.isClosed()) {
             throw new IllegalStateException(name() + " is closed");
         }
-        return cache.get(group, source::decode);
+        return readAhead ? cache.get(group, source::decode, source::decodeAhead, source.groups())
+                : cache.get(group, source::decode);
     }
 
     ParquetSource source() {
@@ -141,6 +144,7 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         private List<String> columns = List.of();
         private int cacheRowGroups = 2;
         private int decodeThreads = 1;
+        private boolean readAhead = true;
         private long maxRowGroupRows = 1L << 26;
         private long maxRowGroupBytes = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
 
@@ -169,6 +173,16 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
                 throw new IllegalArgumentException("decode on at least 1 thread, not " + threads);
             }
             this.decodeThreads = threads;
+            return this;
+        }
+
+        /**
+         * Whether a worker that reads row groups in order decodes the next one in the background
+         * while it uses the current one (on by default): one more decoded row group per worker, in
+         * exchange for not waiting on each decode.
+         */
+        public Builder readAhead(boolean on) {
+            this.readAhead = on;
             return this;
         }
 
