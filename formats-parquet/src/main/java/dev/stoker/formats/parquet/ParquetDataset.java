@@ -62,6 +62,14 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         return new Builder(files);
     }
 
+    /**
+     * A builder over split {@code split} of a Hugging Face dataset folder
+     * ({@code data/train-00000-of-00042.parquet} ...; see {@link ParquetFiles#huggingFace}).
+     */
+    public static Builder huggingFace(Path root, String split) {
+        return new Builder(ParquetFiles.huggingFace(root, split));
+    }
+
     /** A builder over one file or the {@code .parquet} files of a folder. */
     public static Builder builder(Path path) {
         return new Builder(ParquetFiles.of(path));
@@ -105,6 +113,14 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
      */
     public RowGroupShuffleSampler shuffleSampler(int openGroups, long seed) {
         return new RowGroupShuffleSampler(source.groupStarts(), openGroups, seed);
+    }
+
+    /**
+     * The rows as a stream, row group after row group, each decoded once by the one worker that
+     * reads it (see {@link ParquetStream}); shares this dataset's files.
+     */
+    public ParquetStream stream() {
+        return new ParquetStream(this, false);
     }
 
     /** Chosen numeric columns as a fillable dataset (fixed-length lists included), sharing this one's files and cache. */
