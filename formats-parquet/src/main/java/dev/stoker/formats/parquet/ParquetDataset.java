@@ -123,6 +123,34 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         return new ParquetStream(this, false);
     }
 
+    /**
+     * The number of values of list column {@code column} in every row, in row order (0 for a null
+     * list): the lengths that {@code LengthGroupedBatchSampler}, {@code TokenBudgetBatchSampler} and
+     * {@code PackedDataset} take, from one pass over that column alone, row group after row group.
+     */
+    public int[] listLengths(String column) {
+        ParquetColumn c = columns.get(source.column(column));
+        if (!c.kind().isList()) {
+            throw new IllegalArgumentException("column '" + column + "' is " + c.kind() + ", not a list");
+        }
+        if (source.size() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(name() + " has " + source.size() + " rows, more than an int[] holds");
+        }
+        int[] out = new int[(int) source.size()];
+        try (ParquetDataset one = new Builder(source.paths()).columns(column).cacheRowGroups(1).build()) {
+            var rows = one.stream().open(new dev.stoker.data.WorkerContext(0, 1, 0, 1, 0, 0));
+            try (rows) {
+                int i = 0;
+                while (rows.hasNext()) {
+                    ParquetRow r = rows.next();
+                    DecodedColumn d = r.group().columns()[0];
+                    out[i++] = d.isNull(r.row()) ? 0 : d.length(r.row());
+                }
+            }
+        }
+        return out;
+    }
+
     /** Chosen numeric columns as a fillable dataset (fixed-length lists included), sharing this one's files and cache. */
     public ParquetTensorDataset tensors(FillColumn... fields) {
         return new ParquetTensorDataset(this, List.of(fields));

@@ -178,4 +178,18 @@ class ParquetStreamTest {
             assertThat(test.size()).isEqualTo(200);
         }
     }
+
+    @Test
+    void listLengthsAreEveryRowsValueCount() {
+        try (ParquetDataset ds = train("id", "tokens")) {
+            int[] lengths = ds.listLengths("tokens");
+            assertThat(lengths).hasSize(ROWS);
+            for (int i = 0; i < ROWS; i++) {
+                int[] tokens = ParquetFixtures.tokens(i);
+                assertThat(lengths[i]).as("row %d", i).isEqualTo(tokens == null ? 0 : tokens.length);
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ds.listLengths("id"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a list");
+        }
+    }
 }
