@@ -1,5 +1,6 @@
 package dev.stoker.formats.parquet;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +28,14 @@ public final class ParquetRow {
         this.dataset = dataset;
         this.group = group;
         this.row = row;
+    }
+
+    RowGroupData group() {
+        return group;
+    }
+
+    int row() {
+        return row;
     }
 
     /** The columns of the row, in the dataset's order. */
@@ -59,6 +68,17 @@ public final class ParquetRow {
     /** A string or binary column's bytes, copied. */
     public byte[] getBytes(String column) {
         return present(column, ColumnKind.STRING, ColumnKind.BINARY).getBytes(row);
+    }
+
+    /**
+     * A string or binary column's bytes as a read-only view into the decoded row group, copying
+     * nothing: for a tokenizer or parser that reads bytes. It keeps the whole row group reachable
+     * while it is held.
+     */
+    public MemorySegment getBytesView(String column) {
+        DecodedColumn c = present(column, ColumnKind.STRING, ColumnKind.BINARY);
+        return MemorySegment.ofArray(c.bytes).asSlice(c.offsets[row], c.offsets[row + 1] - c.offsets[row])
+                .asReadOnly();
     }
 
     /** A list of int32 (or of int64 that fit an int) as an array, copied. */

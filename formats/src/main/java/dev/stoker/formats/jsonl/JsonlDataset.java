@@ -62,6 +62,14 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
         return open(file, sidecar, LineDecoder.field(name));
     }
 
+    /**
+     * Line {@code i}'s field {@code name}, a JSON array of int32 integers (pre-tokenized ids,
+     * {@code {"input_ids": [101, 2023, ...]}}), as an {@code int[]}; indexed beside the file.
+     */
+    public static JsonlDataset<int[]> intListField(Path file, String name) throws IOException {
+        return open(file, LineIndex.sidecarOf(file), LineDecoder.intList(name));
+    }
+
     /** Line {@code i}'s bytes, without its newline, unparsed; indexed beside the file. */
     public static JsonlDataset<byte[]> lines(Path file) throws IOException {
         return open(file, LineIndex.sidecarOf(file), LineDecoder.raw());
