@@ -2,7 +2,7 @@
 """Writes the parity fixtures of AugMix (dev.stoker.vision.augment.AugMix) with torchvision 0.14.
 
 Run from the repository root with Debian's Python, after make_augment_fixtures.py (it reads that
-script's input images):
+script's input images; it writes augmix_big.rgb, 96x72, of its own):
     /usr/bin/python3 vision/src/test/python/make_augmix_fixtures.py
 torchvision 0.14's AugMix turns a PIL image into a uint8 tensor and runs each op's tensor form
 (grid_sample for the warps, float32 blends), so the fixtures are those tensor forms:
@@ -19,7 +19,7 @@ import os
 import numpy as np
 import torch
 from PIL import Image
-from make_fixtures import ROOT, write
+from make_fixtures import ROOT, picture, write
 
 
 def load(d, name, w, h):
@@ -56,6 +56,8 @@ def main():
     d = os.path.join(ROOT, "augment")
     inputs = {"photo": (32, 24), "flat": (32, 24), "low": (32, 24), "square": (24, 24)}
     imgs = {n: load(d, n, w, h) for n, (w, h) in inputs.items()}
+    big = picture(96, 72, 29)  # larger than the others, for the whole mixes: the grid's float32 steps at more positions
+    write(os.path.join(d, "augmix_big.rgb"), np.asarray(big).tobytes())
     modes = {"nearest": T.InterpolationMode.NEAREST, "bilinear": T.InterpolationMode.BILINEAR}
 
     rows, blob = [], bytearray()
@@ -86,10 +88,12 @@ def main():
     configs = [dict(), dict(severity=1), dict(severity=10, mixture_width=2, chain_depth=2),
                dict(all_ops=False, interpolation=T.InterpolationMode.NEAREST, alpha=0.5),
                dict(mixture_width=4, chain_depth=3, interpolation=T.InterpolationMode.NEAREST)]
-    for k in range(10):
-        cfg = configs[k % len(configs)]
-        name = ["photo", "flat", "low", "square"][k % 4]
-        img = imgs[name]
+    for k in range(12):
+        cfg = configs[k % len(configs)] if k < 10 else dict(mixture_width=4, chain_depth=3,
+                                                             interpolation=[T.InterpolationMode.NEAREST,
+                                                                            T.InterpolationMode.BILINEAR][k % 2])
+        name = ["photo", "flat", "low", "square"][k % 4] if k < 10 else "augmix_big"
+        img = imgs[name] if k < 10 else big
         aug = T.AugMix(**cfg)
         n_ops = len(aug._augmentation_space(10, (img.size[1], img.size[0])))
         dirichlets = [torch._sample_dirichlet(torch.tensor([[aug.alpha, aug.alpha]])),

@@ -85,7 +85,7 @@ class AugMixParityTest {
             }
             cases++;
         }
-        assertThat(cases).isEqualTo(10);
+        assertThat(cases).isEqualTo(12);
         assertThat(failures).isEmpty();
     }
 
