@@ -50,6 +50,8 @@ ops = {  # AugmentBenchmark.op's names and parameters
 }
 ta = T.TrivialAugmentWide()
 ops["trivialaugment"] = lambda: ta(img)
+am = T.AugMix()  # torchvision 0.14's defaults (bilinear in its code): PIL in and out, uint8 tensor ops between
+ops["augmix"] = lambda: am(img)
 
 
 def best_us(fn):

@@ -5,6 +5,7 @@ import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.augment.Adjust;
+import dev.stoker.vision.augment.AugMix;
 import dev.stoker.vision.augment.Interpolation;
 import dev.stoker.vision.augment.TrivialAugmentWide;
 import dev.stoker.vision.augment.Warp;
@@ -56,11 +57,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector"})
 public class AugmentBenchmark {
+    /** torchvision's defaults: 3 chains of 1 to 3 ops, bilinear. */
+    private static final AugMix AUGMIX = new AugMix();
+
     /** The pixel op measured by {@link #op}, and its tile; a state of its own so that only {@code op} runs per op. */
     @State(Scope.Thread)
     public static class PixelOpState {
         @Param({"brightness", "contrast", "saturation", "hue", "sharpness", "grayscale", "solarize", "posterize",
-            "autocontrast", "equalize", "blur5", "blur23", "rotate", "shear", "translate", "trivialaugment"})
+            "autocontrast", "equalize", "blur5", "blur23", "rotate", "shear", "translate", "trivialaugment", "augmix"})
         public String op;
         byte[] source;
         Tile tile;
@@ -138,6 +142,7 @@ public class AugmentBenchmark {
             case "rotate" -> Warp.rotate(tile, 30);
             case "shear" -> Warp.shearX(tile, 0.3);
             case "translate" -> Warp.translate(tile, 12, -7);
+            case "augmix" -> AUGMIX.apply(tile, SampleRandom.of(1, 0, s.sample++));
             default -> new TrivialAugmentWide().apply(tile, SampleRandom.of(1, 0, s.sample++));
         }
         return tile;
