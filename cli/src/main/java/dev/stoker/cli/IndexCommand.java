@@ -1,6 +1,6 @@
 package dev.stoker.cli;
 
-import dev.stoker.formats.tar.HttpShards;
+import dev.stoker.formats.remote.RemoteSettings;
 import dev.stoker.formats.tar.IndexedTarDataset;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
@@ -92,7 +92,7 @@ final class IndexCommand implements Callable<Integer> {
                     }
                     Files.createDirectories(outDir);
                     try (Arena arena = Arena.ofConfined(); TarReader reader = ShardSources.open(name, arena,
-                            HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD)) {
+                            RemoteSettings.defaultClient(), RemoteSettings.DEFAULT_READ_AHEAD)) {
                         ShardIndex.scanStream(reader).write(target);
                     }
                     written++;

@@ -2,7 +2,7 @@ package dev.stoker.cli;
 
 import dev.stoker.formats.npy.NpyFile;
 import dev.stoker.formats.npy.NpyHeader;
-import dev.stoker.formats.tar.HttpShards;
+import dev.stoker.formats.remote.RemoteSettings;
 import dev.stoker.formats.tar.IndexFormatException;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
@@ -154,8 +154,8 @@ final class InspectCommand implements Callable<Integer> {
         ShardReport r = new ShardReport(show);
         long length = -1;
         try (Arena arena = Arena.ofConfined();
-             TarReader tar = ShardSources.open(name, arena, HttpShards.defaultClient(),
-                     HttpShards.DEFAULT_READ_AHEAD)) {
+             TarReader tar = ShardSources.open(name, arena, RemoteSettings.defaultClient(),
+                     RemoteSettings.DEFAULT_READ_AHEAD)) {
             if (!streamed) {
                 length = Files.size(Path.of(name));
             }
