@@ -137,7 +137,7 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
             try {
                 index = MdsIndex.read(fetch(remote, indexFile));
             } catch (MdsFormatException e) {
-                throw new MdsFormatException("the index fetched from " + indexFile.location() + ", kept as "
+                throw new MdsFormatException(indexFile.location() + ": the index fetched from it, kept as "
                         + e.getMessage(), e);
             }
         }

@@ -159,6 +159,11 @@ public final class MdsFuzzRunner {
         if (e.getMessage() == null || !e.getMessage().contains(dir.toString())) {
             throw new IllegalStateException("an MdsFormatException that does not name " + dir + ": " + e.getMessage(), e);
         }
+        // one error family: the file is a field as well as words (the loader reports it alike)
+        if (!e.source().contains(dir.toString()) || !e.getMessage().contains(e.source()) || e.position() == null) {
+            throw new IllegalStateException("an MdsFormatException whose source field '" + e.source()
+                    + "' is not its file under " + dir + ": " + e.getMessage(), e);
+        }
     }
 
     private static void copy(Path from, Path to) throws IOException {
