@@ -1,6 +1,7 @@
 package dev.stoker.formats.mds;
 
 import dev.stoker.data.BatchSlots;
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
@@ -104,6 +105,7 @@ public final class MdsFuzzRunner {
                                 readColumn(ds, sample, c);
                             } catch (MdsFormatException e) {
                                 requireNamed(e, dir);
+                                requireSample(e, i);
                                 // scalars' sample 1 holds a uint64 past int64 by design: not damage
                                 refused |= !e.getMessage().contains("does not fit in");
                             }
@@ -113,6 +115,7 @@ public final class MdsFuzzRunner {
                                 tensors.fill(i, slots.slot(0));
                             } catch (MdsFormatException e) {
                                 requireNamed(e, dir);
+                                requireSample(e, i);
                                 refused |= !e.getMessage().contains("does not fit in");
                             }
                         }
@@ -152,6 +155,14 @@ public final class MdsFuzzRunner {
             }
             case LIST_JPEG, LIST_PNG, JPEG_ARRAY -> s.items(c);
             default -> s.bytes(c);
+        }
+    }
+
+    /** A damaged sample's typed position is that sample, where the error gives one. */
+    private static void requireSample(MdsFormatException e, long index) {
+        if (e.position() instanceof DataPosition.Item(String unit, long at) && (!unit.equals("sample") || at != index)) {
+            throw new IllegalStateException("reading sample " + index + " failed at " + e.position() + ": "
+                    + e.getMessage(), e);
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.stoker.formats.parquet;
 
 import dev.stoker.data.DataFormatException;
+import dev.stoker.data.DataPosition;
+import java.nio.file.Path;
 
 /**
  * A Parquet file that cannot be read as it claims: a damaged footer or page, a size that does not
@@ -13,11 +15,24 @@ import dev.stoker.data.DataFormatException;
  * catch (ParquetFormatException e) { log.error("bad Parquet data: {}", e.getMessage()); }
  * }</pre>
  *
- * <p>A {@link DataFormatException}: its source is the file the message starts with, and the place
- * in the file is given in the message's words ({@link dev.stoker.data.DataPosition.InMessage}).
+ * <p>A {@link DataFormatException}: its source is the file the message starts with; a bad value is
+ * at {@code DataPosition.row(r)}, its row in that file (the message names the row group and the
+ * row within it), other places are given in the message's words ({@link DataPosition.InMessage}).
  */
 public final class ParquetFormatException extends DataFormatException {
     private static final long serialVersionUID = 1L;
+
+    /**
+     * A bad value.
+     *
+     * @param file  the Parquet file
+     * @param row   the row in that file, from 0
+     * @param where the place for the message, starting with the file
+     * @param what  what was wrong, for a person
+     */
+    ParquetFormatException(Path file, long row, String where, String what) {
+        super(where + ": " + what, file.toString(), DataPosition.row(row), what, null);
+    }
 
     /** @param message the whole message, starting with the file it is about: {@code "FILE: what"} */
     public ParquetFormatException(String message) {
