@@ -1,6 +1,8 @@
 package dev.stoker.formats.tar;
 
 import dev.stoker.data.DataFormatException;
+import dev.stoker.data.DataPosition;
+import java.nio.file.Path;
 
 /**
  * A set of shards is not whole: a writer is still writing it or was killed (its in-progress mark
@@ -10,6 +12,11 @@ import dev.stoker.data.DataFormatException;
  */
 public final class ShardSetException extends DataFormatException {
     private static final long serialVersionUID = 1L;
+
+    /** A manifest's line that does not parse: {@code "FILE, line N: what"}. */
+    ShardSetException(Path manifest, long line, String what, Throwable cause) {
+        super(manifest + ", line " + line + ": " + what, manifest.toString(), DataPosition.line(line), what, cause);
+    }
 
     /** @param message the whole message, starting with the file it is about: {@code "FILE: what"} */
     public ShardSetException(String message) {

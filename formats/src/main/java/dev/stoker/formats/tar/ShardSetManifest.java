@@ -167,7 +167,7 @@ public record ShardSetManifest(String pattern, boolean complete, String writtenB
                     default -> throw new IllegalArgumentException("unknown field \"" + f[0] + "\"");
                 }
             } catch (IllegalArgumentException | DateTimeParseException e) {
-                throw new ShardSetException(file + ", line " + (n + 1) + ": " + e.getMessage(), e);
+                throw new ShardSetException(file, n + 1, e.getMessage(), e);
             }
         }
         if (state == null || pattern == null || started == null) {
