@@ -1,11 +1,11 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.remote.RemoteSettings;
 import dev.stoker.formats.tar.IndexedTarDataset;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
 import dev.stoker.formats.tar.ShardSources;
-import dev.stoker.formats.tar.TarException;
 import dev.stoker.formats.tar.TarReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -102,7 +102,7 @@ final class IndexCommand implements Callable<Integer> {
                 List<Path> w = IndexedTarDataset.indexAll(List.of(name), force);
                 written += w.size();
                 out.println(w.isEmpty() ? name + ": has an index already (--force rewrites it)" : "wrote " + w.getFirst());
-            } catch (TarException | IOException | UncheckedIOException | IllegalArgumentException e) {
+            } catch (DataFormatException | IOException | UncheckedIOException | IllegalArgumentException e) {
                 failed++;
                 err.println("stoker index: " + e.getMessage());
             }

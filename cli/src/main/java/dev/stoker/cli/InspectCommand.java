@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.npy.NpyFile;
 import dev.stoker.formats.npy.NpyHeader;
 import dev.stoker.formats.remote.RemoteSettings;
@@ -7,7 +8,6 @@ import dev.stoker.formats.tar.IndexFormatException;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
 import dev.stoker.formats.tar.ShardSources;
-import dev.stoker.formats.tar.TarException;
 import dev.stoker.formats.tar.TarReader;
 import dev.stoker.formats.tokens.TokenFile;
 import dev.stoker.formats.tokens.TokenType;
@@ -162,7 +162,7 @@ final class InspectCommand implements Callable<Integer> {
             while (tar.hasNext()) {
                 r.add(tar.next());
             }
-        } catch (TarException e) {
+        } catch (DataFormatException e) { // a damaged shard, or one that could not be fetched
             r.error = e.getMessage();
         } catch (IOException e) {
             r.error = e.getMessage();
