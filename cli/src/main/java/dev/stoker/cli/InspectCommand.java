@@ -1,13 +1,13 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.npy.NpyFile;
 import dev.stoker.formats.npy.NpyHeader;
-import dev.stoker.formats.tar.HttpShards;
+import dev.stoker.formats.remote.RemoteSettings;
 import dev.stoker.formats.tar.IndexFormatException;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
 import dev.stoker.formats.tar.ShardSources;
-import dev.stoker.formats.tar.TarException;
 import dev.stoker.formats.tar.TarReader;
 import dev.stoker.formats.tokens.TokenFile;
 import dev.stoker.formats.tokens.TokenType;
@@ -178,15 +178,15 @@ final class InspectCommand implements Callable<Integer> {
         ShardReport r = new ShardReport(show);
         long length = -1;
         try (Arena arena = Arena.ofConfined();
-             TarReader tar = ShardSources.open(name, arena, HttpShards.defaultClient(),
-                     HttpShards.DEFAULT_READ_AHEAD)) {
+             TarReader tar = ShardSources.open(name, arena, RemoteSettings.defaultClient(),
+                     RemoteSettings.DEFAULT_READ_AHEAD)) {
             if (!streamed) {
                 length = Files.size(Path.of(name));
             }
             while (tar.hasNext()) {
                 r.add(tar.next());
             }
-        } catch (TarException e) {
+        } catch (DataFormatException e) { // a damaged shard, or one that could not be fetched
             r.error = e.getMessage();
         } catch (IOException e) {
             r.error = e.getMessage();

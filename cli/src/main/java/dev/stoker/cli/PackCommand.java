@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.lmdb.LmdbWriter;
 import dev.stoker.formats.mds.MdsWriter;
 import dev.stoker.formats.tar.ShardWriter;
@@ -236,7 +237,7 @@ final class PackCommand implements Callable<Integer> {
         ShardWriter writer;
         try {
             writer = builder.build();
-        } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException e) {
+        } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException | DataFormatException e) {
             return failure(message(e));
         }
         // closed without its commit (a failure below), the writer deletes what it wrote: nothing half-done is published
@@ -255,7 +256,8 @@ final class PackCommand implements Callable<Integer> {
                 progress.sample(files, bytes);
             }
             writer.commit();
-        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
+        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException
+                 | DataFormatException e) { // DataFormatException: a shard set's (it was an IllegalStateException)
             return failure("packing " + input + " failed: " + message(e) + " (nothing was published: what this run"
                     + " wrote is deleted" + (overwrite ? ", and the set there before is as it was)" : ")"));
         }

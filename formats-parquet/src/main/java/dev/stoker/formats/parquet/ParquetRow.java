@@ -94,7 +94,7 @@ public final class ParquetRow {
         for (int v = from; v < to; v++) {
             long x = c.longs[v];
             if (x != (int) x) {
-                throw new ParquetFormatException(where(c) + ": value " + x + " does not fit an int; use getLongList");
+                throw bad(c, "value " + x + " does not fit an int; use getLongList");
             }
             out[v - from] = (int) x;
         }
@@ -169,19 +169,23 @@ public final class ParquetRow {
                     + Arrays.toString(kinds));
         }
         if (c.isNull(row)) {
-            throw new ParquetFormatException(where(c) + ": the value is null");
+            throw bad(c, "the value is null");
         }
         return c;
     }
 
     private void checkElements(DecodedColumn c) {
         if (c.hasNullElement(row)) {
-            throw new ParquetFormatException(where(c) + ": the list holds a null element");
+            throw bad(c, "the list holds a null element");
         }
     }
 
     private String where(DecodedColumn c) {
         return dataset.source().where(group.group(), index(), c.column.name());
+    }
+
+    private ParquetFormatException bad(DecodedColumn c, String what) {
+        return dataset.source().badValue(group.group(), index(), c.column.name(), what);
     }
 
     @Override

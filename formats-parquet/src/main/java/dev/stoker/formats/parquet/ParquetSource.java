@@ -218,6 +218,15 @@ final class ParquetSource implements AutoCloseable {
                 + (index - groupStarts[group]);
     }
 
+    /** Row {@code index}'s value of {@code column} is bad: {@code what} was wrong. */
+    ParquetFormatException badValue(int group, long index, String column, String what) {
+        int first = group;
+        while (first > 0 && groupFile[first - 1] == groupFile[group]) {
+            first--; // the file's first row group: rows are counted in the file
+        }
+        return new ParquetFormatException(path(group), index - groupStarts[first], where(group, index, column), what);
+    }
+
     String where(int group) {
         return paths.get(groupFile[group]) + ", row group " + groupInFile[group];
     }

@@ -184,9 +184,8 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
     }
 
     private ParquetFormatException fail(RowGroupData data, int row, int f, String why) {
-        String where = parquet.source().where(data.group(), parquet.source().groupStart(data.group()) + row,
-                layout.field(f).name());
-        return new ParquetFormatException(where + ": " + why);
+        return parquet.source().badValue(data.group(), parquet.source().groupStart(data.group()) + row,
+                layout.field(f).name(), why);
     }
 
     @Override

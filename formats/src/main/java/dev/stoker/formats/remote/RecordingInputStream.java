@@ -1,4 +1,4 @@
-package dev.stoker.formats.tar;
+package dev.stoker.formats.remote;
 
 import java.io.IOException;
 import java.io.InputStream;

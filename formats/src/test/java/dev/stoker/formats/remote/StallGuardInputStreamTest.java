@@ -1,10 +1,12 @@
-package dev.stoker.formats.tar;
+package dev.stoker.formats.remote;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class StallGuardInputStreamTest {
 
     @Test
-    void aSourceThatThrowsAnUncheckedExceptionFailsTheShardWithItNotWithAStall() {
+    void aSourceThatThrowsAnUncheckedExceptionFailsTheReadWithItNotWithAStall() {
         InputStream source = new ByteArrayInputStream(new byte[700]) {
             @Override
             public synchronized int read(byte[] b, int off, int len) {
@@ -25,8 +27,8 @@ class StallGuardInputStreamTest {
         // a stall timeout the test would notice: a silently dead pump reads as a stall only after it
         InputStream guarded = new StallGuardInputStream(source, "http://host/s.tar", 1 << 16, Duration.ofSeconds(3));
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> // a hang guard, not a speed check
-                assertThatThrownBy(() -> FuzzInputs.readAll(TarReader.open("http://host/s.tar", guarded, -1)))
-                        .isInstanceOf(TarException.class)
+                assertThatThrownBy(() -> guarded.transferTo(OutputStream.nullOutputStream()))
+                        .isInstanceOf(IOException.class)
                         .hasMessageContaining("http://host/s.tar")
                         .hasMessageContaining("decoder broke")
                         .hasMessageNotContaining("stalled"));

@@ -1,4 +1,4 @@
-package dev.stoker.formats.tar;
+package dev.stoker.formats.remote;
 
 /**
  * Turns the {@code {}} of a user's {@code pipe:} command into a reference to a variable, quoted

@@ -1,4 +1,4 @@
-package dev.stoker.formats.tar;
+package dev.stoker.formats.remote;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Closing it closes the source (which cancels an HTTP exchange) and ends the copying thread.
  */
-final class StallGuardInputStream extends InputStream {
+public final class StallGuardInputStream extends InputStream {
     private static final int CHUNK = 64 << 10;
     private static final byte[] END = new byte[0];
 
@@ -39,18 +39,23 @@ final class StallGuardInputStream extends InputStream {
     private volatile boolean closed;
 
     /**
+     * @param source    what is read (closed with this stream)
      * @param name      the source, for messages (a URL)
      * @param readAhead bytes buffered ahead of the reader, at most (rounded up to 64 KiB chunks)
      * @param stall     how long a read may wait for the next bytes
      */
-    StallGuardInputStream(InputStream source, String name, int readAhead, Duration stall) {
+    public StallGuardInputStream(InputStream source, String name, int readAhead, Duration stall) {
         this(source, name, readAhead, stall, "the server");
     }
 
     /**
-     * @param producer what writes the source, for the stall message: "the server", "the command"
+     * @param source    what is read (closed with this stream)
+     * @param name      the source, for messages (a URL)
+     * @param readAhead bytes buffered ahead of the reader, at most (rounded up to 64 KiB chunks)
+     * @param stall     how long a read may wait for the next bytes
+     * @param producer  what writes the source, for the stall message: "the server", "the command"
      */
-    StallGuardInputStream(InputStream source, String name, int readAhead, Duration stall, String producer) {
+    public StallGuardInputStream(InputStream source, String name, int readAhead, Duration stall, String producer) {
         if (stall.isNegative() || stall.isZero()) {
             throw new IllegalArgumentException("a stall timeout is positive, not " + stall);
         }
@@ -113,7 +118,8 @@ final class StallGuardInputStream extends InputStream {
         if (next == null) {
             close();
             throw new IOException("no data from " + name + " for " + Duration.ofNanos(stallNanos).toMillis()
-                    + " ms: " + producer + " stalled (give TarShardDataset a longer readTimeout if it is only slow)");
+                    + " ms: " + producer + " stalled"
+                    + " (give the reader a longer stall or read timeout if it is only slow)");
         }
         current = next;
         offset = 0;

@@ -1,4 +1,4 @@
-package dev.stoker.formats.tar;
+package dev.stoker.formats.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -99,16 +99,17 @@ class RemoteFileTest {
         String local = "/nope;touch " + marker;
         ShardCache cache = ShardCache.in(dir.resolve("cache"));
         assertThatThrownBy(() -> cache.fetchFile(local))
-                .isInstanceOf(TarException.class).hasMessageContaining("neither an http(s):// URL nor a pipe:");
+                .isInstanceOf(RemoteFileException.class).hasMessageContaining("neither an http(s):// URL nor a pipe:");
         assertThatThrownBy(() -> RemoteFile.of(local + "/{}", "x"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("neither");
-        assertThatThrownBy(() -> PipeShards.output(local, 1 << 16, Duration.ofSeconds(5)))
-                .isInstanceOf(TarException.class);
+        assertThatThrownBy(() -> RemoteFile.at(local))
+                .isInstanceOf(RemoteFileException.class);
         assertThat(marker).doesNotExist();
     }
 
     private static String output(RemoteFile file) throws IOException {
-        RemoteBytes bytes = ShardSources.stream(file, HttpShards.defaultClient(), 1 << 16, Duration.ofSeconds(30));
+        RemoteBytes bytes = file.open(RemoteSettings.defaults().withReadAhead(1 << 16)
+                .withStallTimeout(Duration.ofSeconds(30)));
         try (InputStream in = bytes.in()) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

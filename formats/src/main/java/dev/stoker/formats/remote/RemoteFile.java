@@ -1,6 +1,7 @@
-package dev.stoker.formats.tar;
+package dev.stoker.formats.remote;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -24,12 +25,52 @@ import java.util.Map;
 public sealed interface RemoteFile {
     /** The environment variable that holds the file's name for a {@code pipe:} command. */
     String NAME_VARIABLE = "STOKER_FILE";
+    /** What a location starts with to be a command. */
+    String PIPE_PREFIX = "pipe:";
+
+    /** Whether {@code location} names a file on a web server ({@code http://}, {@code https://}). */
+    static boolean isUrl(String location) {
+        String l = location.toLowerCase(Locale.ROOT);
+        return l.startsWith("http://") || l.startsWith("https://");
+    }
+
+    /** Whether {@code location} is a command ({@code pipe:...}) rather than a file or a URL. */
+    static boolean isPipe(String location) {
+        return location.startsWith(PIPE_PREFIX);
+    }
+
+    /** Whether {@code location} is fetched (a URL, a command) rather than read where it is. */
+    static boolean isRemote(String location) {
+        return isUrl(location) || isPipe(location);
+    }
 
     /**
      * What the file is called in messages and the key of its cached copy: the URL, or the
      * template with the name written in (for reading only: that text is never run).
      */
     String location();
+
+    /**
+     * Starts fetching the file: its bytes as they stream in, behind a read-ahead buffer and the
+     * stall guard of {@code settings}, and their length when the source announced one. An HTTP
+     * answer other than 200 and a command that cannot be started fail here; a command that exits
+     * with a status other than 0, or a source that stalls, fails the stream's reads with an
+     * {@link java.io.IOException} naming the location.
+     *
+     * <pre>{@code
+     * try (RemoteBytes body = RemoteFile.at("https://host/train.jsonl").open(RemoteSettings.defaults())) {
+     *     body.in().transferTo(out);
+     * }
+     * }</pre>
+     *
+     * @throws RemoteFileException naming the location when it cannot be fetched
+     */
+    default RemoteBytes open(RemoteSettings settings) {
+        return switch (this) {
+            case Url url -> HttpGet.get(url.location(), settings);
+            case Command command -> new RemoteBytes(PipeCommand.output(command, settings), -1);
+        };
+    }
 
     /** A file served over {@code http(s)://}. */
     record Url(String location) implements RemoteFile {
@@ -51,20 +92,20 @@ public sealed interface RemoteFile {
      * A location the user wrote whole (a shard list, a sidecar location): an {@code http(s)://}
      * URL or a {@code pipe:} command, run as written.
      *
-     * @throws TarException naming the location when it is neither
+     * @throws RemoteFileException naming the location when it is neither
      */
     static RemoteFile at(String location) {
-        if (HttpShards.isUrl(location)) {
+        if (isUrl(location)) {
             return new Url(location);
         }
-        if (PipeShards.isPipe(location)) {
-            String command = location.substring(PipeShards.PREFIX.length()).strip();
+        if (isPipe(location)) {
+            String command = location.substring(PIPE_PREFIX.length()).strip();
             if (command.isEmpty()) {
-                throw new TarException(location, 0, "no command after \"pipe:\"");
+                throw new RemoteFileException(location, "no command after \"pipe:\"");
             }
             return new Command(location, command, Map.of());
         }
-        throw new TarException(location, 0, "is neither an http(s):// URL nor a pipe: command, so it cannot be"
+        throw new RemoteFileException(location, "is neither an http(s):// URL nor a pipe: command, so it cannot be"
                 + " fetched (a local file is read where it is)");
     }
 
@@ -81,18 +122,18 @@ public sealed interface RemoteFile {
     static RemoteFile of(String template, String name) {
         checkRelative(name);
         boolean placed = template.contains("{}");
-        if (HttpShards.isUrl(template)) {
+        if (isUrl(template)) {
             String encoded = percentEncoded(name);
             return new Url(placed ? template.replace("{}", encoded)
                     : template + (template.endsWith("/") ? "" : "/") + encoded);
         }
-        if (!PipeShards.isPipe(template)) {
+        if (!isPipe(template)) {
             throw new IllegalArgumentException("the remote '" + template + "' is neither an http(s):// base URL nor a"
                     + " pipe: command");
         }
         String location = placed ? template.replace("{}", name)
                 : template + (template.endsWith("/") ? "" : "/") + name;
-        String command = template.substring(PipeShards.PREFIX.length()).strip();
+        String command = template.substring(PIPE_PREFIX.length()).strip();
         if (command.isEmpty()) {
             throw new IllegalArgumentException("the remote '" + template + "' has no command after \"pipe:\"");
         }

@@ -1,10 +1,9 @@
-package dev.stoker.formats.tar;
+package dev.stoker.formats.remote;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +16,15 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * A local folder that keeps copies of remote shards ({@code http(s)://}, {@code pipe:}), so that
- * the epochs after the first read them from local disk, memory-mapped, instead of fetching them
- * again: MosaicML Streaming's local cache, WebDataset's {@code cache_dir}. A shard is written to
+ * A local folder that keeps copies of remote shards and files ({@code http(s)://}, {@code pipe:}),
+ * so that the epochs after the first read them from local disk, memory-mapped, instead of fetching
+ * them again: MosaicML Streaming's local cache, WebDataset's {@code cache_dir}. Tar shards, MDS
+ * shards and indices, or any file a reader wants a local copy of ({@link #fetchFile}). A shard is written to
  * the folder as it streams in, and becomes a cached copy only once its stream ended cleanly and
  * whole (the length the server announced, a command's exit status 0), by an atomic rename: a
  * reader never sees half a copy, and several processes (the ranks of one machine) may share the
@@ -41,9 +42,10 @@ import java.util.stream.Stream;
  */
 public final class ShardCache {
     private static final System.Logger LOG = System.getLogger(ShardCache.class.getName());
-    static final String PART = ".part";
+    /** How the part file of a copy being written ends; such files are never read as copies. */
+    public static final String PART = ".part";
     /** How long a part file stays untouched before it counts as left behind by a killed process. */
-    static final Duration ABANDONED_AFTER = Duration.ofHours(6);
+    public static final Duration ABANDONED_AFTER = Duration.ofHours(6);
 
     private final Path dir;
     private final long limitBytes;
@@ -101,10 +103,12 @@ public final class ShardCache {
         }
     }
 
+    /** The folder the copies are kept in. */
     public Path dir() {
         return dir;
     }
 
+    /** The most bytes of copies kept ({@link Long#MAX_VALUE}: no limit). */
     public long limitBytes() {
         return limitBytes;
     }
@@ -138,9 +142,9 @@ public final class ShardCache {
         return dir.resolve(hash + "-" + tail + (tail.endsWith(suffix) ? "" : suffix));
     }
 
-    /** The cached copy of {@code location}, marked as just used; null when there is none. */
-    Path copyOf(String location) {
-        return used(fileFor(location));
+    /** The cached copy of the shard at {@code location} ({@link #fileFor}), marked as just used; empty when there is none. */
+    public Optional<Path> copyOf(String location) {
+        return Optional.ofNullable(used(fileFor(location)));
     }
 
     /** {@code file}, marked as just used; null when it is not there. */
@@ -154,11 +158,12 @@ public final class ShardCache {
     }
 
     /**
-     * {@code in}, which streams {@code location}, copied into the cache as it is read; the copy is
-     * kept if the stream ends cleanly with {@code expectedLength} bytes (-1: any length).
+     * {@code remote}, the bytes of the shard at {@code location}, copied into the cache (as
+     * {@link #fileFor} names it) as they are read; the copy is kept if the stream ends cleanly with
+     * the announced length, and given up otherwise. Closing the stream closes {@code remote}.
      */
-    InputStream recording(String location, InputStream in, long expectedLength) {
-        return recording(location, in, expectedLength, fileFor(location));
+    public InputStream recording(String location, RemoteBytes remote) {
+        return recording(location, remote.in(), remote.length(), fileFor(location));
     }
 
     private InputStream recording(String location, InputStream in, long expectedLength, Path target) {
@@ -174,19 +179,21 @@ public final class ShardCache {
     }
 
     /**
-     * The cached copy of {@code location}, fetched whole first when there is none.
+     * The cached copy of the shard at {@code location} (as {@link #fileFor} names it), fetched
+     * whole first when there is none. The copy comes back pinned: eviction in this process leaves
+     * it until the caller, having opened it, calls {@link #unpin}. Another process sharing the
+     * folder may still evict it; a caller that finds it gone fetches again.
      *
-     * @throws TarException naming the location when it cannot be fetched or kept
+     * @throws RemoteFileException naming the location when it cannot be fetched or kept
      */
-    Path fetch(String location, HttpClient http, int readAhead, Duration stallTimeout) {
-        return fetch(RemoteFile.at(location), fileFor(location), http, readAhead, stallTimeout);
+    public Path fetchPinned(String location, RemoteSettings settings) {
+        return fetch(RemoteFile.at(location), fileFor(location), settings);
     }
 
     /**
      * The cached copy of the file at {@code location} ({@code http(s)://} or {@code pipe:}), fetched
-     * whole first when there is none, with {@link HttpShards}' default client and timeouts: for
-     * files other than tar shards that are read from a local copy, such as an MDS dataset's index
-     * and shards. Kept as {@link #fileFor} names it, without the {@code .tar}; it counts against the
+     * whole first when there is none, with {@link RemoteSettings#defaults()}: for files read from a
+     * local copy, such as an MDS dataset's index and shards. Kept as {@link #fileFor} names it, without the {@code .tar}; it counts against the
      * limit, and a caller that shares the cache with a limit must open the copy before the cache
      * evicts it.
      *
@@ -194,7 +201,7 @@ public final class ShardCache {
      * Path index = ShardCache.in(Path.of("/ssd/cache")).fetchFile("https://host/mds/train/index.json");
      * }</pre>
      *
-     * @throws TarException naming the location when it cannot be fetched or kept
+     * @throws RemoteFileException naming the location when it cannot be fetched or kept
      */
     public Path fetchFile(String location) {
         return fetchFile(RemoteFile.at(location));
@@ -208,29 +215,37 @@ public final class ShardCache {
      * Path shard = cache.fetchFile(RemoteFile.of("pipe:aws s3 cp s3://bucket/mds/{} -", "shard.00000.mds"));
      * }</pre>
      *
-     * @throws TarException naming the location when it cannot be fetched or kept
+     * @throws RemoteFileException naming the location when it cannot be fetched or kept
      */
     public Path fetchFile(RemoteFile file) {
-        Path copy = fetch(file, named(file.location(), ""), HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD,
-                HttpShards.DEFAULT_STALL_TIMEOUT);
+        return fetchFile(file, RemoteSettings.defaults());
+    }
+
+    /**
+     * As {@link #fetchFile(RemoteFile)}, fetched with {@code settings}.
+     *
+     * @throws RemoteFileException naming the location when it cannot be fetched or kept
+     */
+    public Path fetchFile(RemoteFile file, RemoteSettings settings) {
+        Path copy = fetch(file, named(file.location(), ""), settings);
         unpin(copy);
         return copy;
     }
 
-    /** As {@link #fetch}, for a shard index: kept as {@link #indexFileFor}. */
-    Path fetchIndex(String location, HttpClient http, int readAhead, Duration stallTimeout) {
-        return fetch(RemoteFile.at(location), indexFileFor(location), http, readAhead, stallTimeout);
+    /**
+     * As {@link #fetchPinned}, for a shard's index: kept as {@link #indexFileFor}, never evicted;
+     * the pin still has to go ({@link #unpin}).
+     *
+     * @throws RemoteFileException naming the location when it cannot be fetched or kept
+     */
+    public Path fetchIndexPinned(String location, RemoteSettings settings) {
+        return fetch(RemoteFile.at(location), indexFileFor(location), settings);
     }
 
-    /**
-     * The copy comes back pinned: eviction in this process leaves it until the caller, having
-     * opened it, calls {@link #unpin}. Another process sharing the folder may still evict it; a
-     * caller that finds it gone fetches again.
-     */
-    private Path fetch(RemoteFile file, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
+    private Path fetch(RemoteFile file, Path target, RemoteSettings settings) {
         pinned.merge(target, 1, Integer::sum);
         try {
-            return fetchPinned(file, target, http, readAhead, stallTimeout);
+            return fetchWhilePinned(file, target, settings);
         } catch (RuntimeException | Error e) {
             unpin(target);
             throw e;
@@ -238,27 +253,27 @@ public final class ShardCache {
     }
 
     /** Lets eviction take {@code copy} again, once its caller has opened it. */
-    void unpin(Path copy) {
+    public void unpin(Path copy) {
         pinned.computeIfPresent(copy, (p, n) -> n == 1 ? null : n - 1);
     }
 
-    private Path fetchPinned(RemoteFile file, Path target, HttpClient http, int readAhead, Duration stallTimeout) {
+    private Path fetchWhilePinned(RemoteFile file, Path target, RemoteSettings settings) {
         Path copy = used(target);
         if (copy != null) {
             return copy;
         }
         String location = file.location();
-        RemoteBytes remote = ShardSources.stream(file, http, readAhead, stallTimeout);
+        RemoteBytes remote = file.open(settings);
         boolean kept;
         try (InputStream in = recording(location, remote.in(), remote.length(), target)) {
             in.transferTo(OutputStream.nullOutputStream());
             kept = in instanceof RecordingInputStream r && r.kept();
         } catch (IOException e) {
-            throw new TarException(location, 0, "fetching it failed: "
+            throw new RemoteFileException(location, "fetching it failed: "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
         }
         if (!kept) {
-            throw new TarException(location, 0, "it was fetched but no copy could be kept in " + dir
+            throw new RemoteFileException(location, "it was fetched but no copy could be kept in " + dir
                     + (remote.length() >= 0 ? " (it may have ended before its " + remote.length() + " bytes)" : "")
                     + "; see the warning before this");
         }
@@ -266,12 +281,12 @@ public final class ShardCache {
     }
 
     /**
-     * Deletes {@code copy}, found damaged by {@code failure} (it was whole when kept: it changed on
-     * disk since, or the shard is not what its sidecar says), so that the next read fetches the
-     * shard again instead of failing on the same copy for ever; returns the error to throw, which
-     * says so.
+     * Deletes {@code copy}, found damaged (it was whole when kept: it changed on disk since, or the
+     * shard is not what its sidecar says), so that the next read fetches the shard again instead of
+     * failing on the same copy for ever; returns what to add to the reader's error, which says so:
+     * {@code "(read from the cached copy /c/ab12-x.tar; deleted it, so that ...)"}.
      */
-    static TarException dropDamaged(Path copy, TarException failure) {
+    public static String dropDamaged(Path copy) {
         String outcome;
         try {
             Files.deleteIfExists(copy);
@@ -279,8 +294,7 @@ public final class ShardCache {
         } catch (IOException e) {
             outcome = "could not delete it (" + e.getMessage() + "): delete it to fetch the shard again";
         }
-        return new TarException(failure.source(), failure.offset(), failure.what() + " (read from the cached copy "
-                + copy + "; " + outcome + ")", failure);
+        return "(read from the cached copy " + copy + "; " + outcome + ")";
     }
 
     /** Deletes the copies used least recently until the folder holds at most the limit, sparing {@code keep}. */
