@@ -76,4 +76,16 @@ class PaddedSequencesTest {
             return Arrays.toString(s.tokens().toLongArray()) + s.length();
         }
     }
+
+    @Nested
+    class Fill extends dev.stoker.contract.FillableDatasetContract<PaddedSequence> {
+        @org.junit.jupiter.api.io.TempDir
+        java.nio.file.Path dir;
+
+        @Override
+        protected Opened<PaddedSequence> open() throws Exception {
+            MegatronDataset ds = MegatronDataset.open(MegatronContractTest.copyOf("int16", dir));
+            return new Opened<>(ds.padded(8, 0), ds);
+        }
+    }
 }
