@@ -8,6 +8,8 @@ import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.BatchSlots;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.data.WorkerScope;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderBuilder;
@@ -100,8 +102,9 @@ public abstract class FillableDatasetContract<T> {
             for (int i = 0; i < n; i++) {
                 poison(zeros, (byte) 0);
                 poison(ones, (byte) 0xA5);
-                dataset.fill(i, zeros.slot(0));
-                dataset.fill(i, ones.slot(0));
+                long index = i;
+                inScope(() -> dataset.fill(index, zeros.slot(0)));
+                inScope(() -> dataset.fill(index, ones.slot(0)));
                 assertThat(rows(ones)).as("sample %d filled over 0xA5 against over zeros", i).isEqualTo(rows(zeros));
             }
         }
@@ -114,9 +117,10 @@ public abstract class FillableDatasetContract<T> {
         try (Arena arena = Arena.ofConfined()) {
             BatchSlots batch = slots(arena, indices.length, (byte) 0x5A);
             BatchSlots one = slots(arena, indices.length, (byte) 0x5A);
-            dataset.fillBatch(indices, batch);
+            inScope(() -> dataset.fillBatch(indices, batch));
             for (int j = 0; j < indices.length; j++) {
-                dataset.fill(indices[j], one.slot(j));
+                int row = j;
+                inScope(() -> dataset.fill(indices[row], one.slot(row)));
             }
             assertThat(rows(batch)).isEqualTo(rows(one));
         }
@@ -128,10 +132,16 @@ public abstract class FillableDatasetContract<T> {
         try (Arena arena = Arena.ofConfined()) {
             BatchSlots slots = slots(arena, 1, (byte) 0);
             for (long bad : new long[] {-1, n, Long.MAX_VALUE}) {
-                assertThatThrownBy(() -> dataset.fill(bad, slots.slot(0))).as("index %d", bad)
+                assertThatThrownBy(() -> inScope(() -> dataset.fill(bad, slots.slot(0)))).as("index %d", bad)
                         .isInstanceOf(IndexOutOfBoundsException.class);
             }
         }
+    }
+
+    /** Runs a fill as a worker of a loader does, inside a worker scope (a fill may draw from the batch's generator). */
+    private static void inScope(Runnable fill) {
+        WorkerContext ctx = new WorkerContext(0, 1, 0, 1, 0, 11);
+        WorkerScope.run(ctx, ctx.batchRandomSeed(0), fill);
     }
 
     private List<List<String>> batches(LoaderBuilder<T> builder, int workers) {
