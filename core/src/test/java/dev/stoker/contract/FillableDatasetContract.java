@@ -134,6 +134,8 @@ public abstract class FillableDatasetContract<T> {
             for (long bad : new long[] {-1, n, Long.MAX_VALUE}) {
                 assertThatThrownBy(() -> inScope(() -> dataset.fill(bad, slots.slot(0)))).as("index %d", bad)
                         .isInstanceOf(IndexOutOfBoundsException.class);
+                assertThatThrownBy(() -> inScope(() -> dataset.fillBatch(new long[] {bad}, slots)))
+                        .as("fillBatch with index %d", bad).isInstanceOf(IndexOutOfBoundsException.class);
             }
         }
     }

@@ -121,6 +121,8 @@ public abstract class MapDatasetContract<T> {
         long n = dataset.size();
         for (long bad : new long[] {-1, n, n + 1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE + 1L}) {
             assertThatThrownBy(() -> dataset.get(bad)).as("index %d", bad).isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> dataset.getBatch(new long[] {0, bad})).as("getBatch with index %d", bad)
+                    .isInstanceOf(IndexOutOfBoundsException.class);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.stoker.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stoker.data.ReshardableStreamingDataset;
 import dev.stoker.data.SampleStream;
@@ -15,6 +16,7 @@ import dev.stoker.loader.LoaderState;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -116,6 +118,25 @@ public abstract class StreamDatasetContract<T> {
     void aSecondPassIsTheSame() {
         assertThat(read(context(0, 1, 0, 1))).isEqualTo(whole());
         assertThat(read(context(1, 2, 0, 1))).isEqualTo(read(context(1, 2, 0, 1)));
+    }
+
+    @Test
+    void aStreamIsAnIterator() {
+        WorkerContext ctx = context(0, 1, 0, 1);
+        int n = whole().size();
+        try (SampleStream<T> s = WorkerScope.call(ctx, ctx.randomSeed(), () -> dataset.open(ctx))) {
+            for (int k = 0; k < n; k++) {
+                long seed = ctx.streamRandomSeed(k);
+                assertThat(WorkerScope.call(ctx, seed, s::hasNext)).as("hasNext before sample %d", k).isTrue();
+                assertThat(WorkerScope.call(ctx, seed, s::hasNext)).as("hasNext again: it moves nothing").isTrue();
+                WorkerScope.call(ctx, seed, s::next);
+            }
+            long seed = ctx.streamRandomSeed(n);
+            assertThat(WorkerScope.call(ctx, seed, s::hasNext)).as("hasNext at the end").isFalse();
+            assertThatThrownBy(() -> WorkerScope.call(ctx, seed, s::next)).as("next at the end")
+                    .isInstanceOf(NoSuchElementException.class);
+            assertThat(WorkerScope.call(ctx, seed, () -> s.skip(5))).as("skip at the end").isZero();
+        }
     }
 
     @Test
