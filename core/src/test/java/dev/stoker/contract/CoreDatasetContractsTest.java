@@ -1,5 +1,7 @@
 package dev.stoker.contract;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.stoker.data.ConcatDataset;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.Datasets;
@@ -108,7 +110,30 @@ class CoreDatasetContractsTest {
         protected Opened<List<Tensor>> open() {
             var a = tensors();
             var b = tensors();
+            // a mapped part is not fillable: the plain concatenation
+            ConcatDataset<List<Tensor>> ds = Datasets.concat(Datasets.map(a.listed(), s -> s),
+                    Datasets.subset(b.listed(), new long[] {4, 2}));
+            assertThat(ds).isNotInstanceOf(FillableDataset.class);
+            return new Opened<>(ds, closer(a.arena(), b.arena()));
+        }
+
+        protected Object content(List<Tensor> s) {
+            return CoreDatasetContractsTest.content(s);
+        }
+
+        @Override
+        protected boolean closeInvalidatesReads() {
+            return false;
+        }
+    }
+
+    @Nested
+    class ConcatOfFillables extends MapDatasetContract<List<Tensor>> {
+        protected Opened<List<Tensor>> open() {
+            var a = tensors();
+            var b = tensors();
             ConcatDataset<List<Tensor>> ds = Datasets.concat(a.listed(), Datasets.subset(b.listed(), new long[] {4, 2}));
+            assertThat(ds).isInstanceOf(FillableDataset.class);
             return new Opened<>(ds, closer(a.arena(), b.arena()));
         }
 
@@ -134,6 +159,24 @@ class CoreDatasetContractsTest {
 
     @Nested
     class Subset extends MapDatasetContract<SyntheticSample> {
+        protected Opened<SyntheticSample> open() {
+            Dataset<SyntheticSample> ds = Datasets.subset(Datasets.map(synthetic(), s -> s), new long[] {8, 0, 3, 3, 5, 1});
+            assertThat(ds).isNotInstanceOf(FillableDataset.class);
+            return Opened.of(ds);
+        }
+
+        protected Object content(SyntheticSample s) {
+            return CoreDatasetContractsTest.content(s);
+        }
+
+        @Override
+        protected boolean closeInvalidatesReads() {
+            return false;
+        }
+    }
+
+    @Nested
+    class SubsetOfFillable extends MapDatasetContract<SyntheticSample> {
         protected Opened<SyntheticSample> open() {
             return Opened.of(Datasets.subset(synthetic(), new long[] {8, 0, 3, 3, 5, 1}));
         }
