@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 public final class FormatErrors {
     /** How a read error says where the damage is. */
     public static final Pattern POSITION = Pattern.compile(
-            "(row|line|sequence|document|sample|window|record|key|byte|offset|index|member|shard) [0-9]+");
+            "(row|row group|line|sequence|document|sample|window|record|key|byte|offset|index|member|shard) [0-9]+");
 
     private FormatErrors() {
     }
