@@ -108,6 +108,7 @@ public abstract class MapDatasetContract<T> {
     void getBatchAgreesWithGet() {
         int n = (int) dataset.size();
         long[] indices = {n - 1, 0, n / 2, 0, 1};
+        dataset.willNeed(indices); // a hint, which returns at once and changes nothing read
         List<T> batch = dataset.getBatch(indices);
         assertThat(batch).hasSize(indices.length);
         for (int j = 0; j < indices.length; j++) {
