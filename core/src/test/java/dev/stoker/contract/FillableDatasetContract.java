@@ -146,6 +146,21 @@ public abstract class FillableDatasetContract<T> {
         WorkerScope.run(ctx, ctx.batchRandomSeed(0), fill);
     }
 
+    /** A fill after close either works (a dataset that opens a file per read) or is refused; it never crashes. */
+    @Test
+    void aClosedDatasetRefusesFillsWithoutCrashing() throws Exception {
+        resource.close();
+        resource.close(); // idempotent
+        try (Arena arena = Arena.ofConfined()) {
+            BatchSlots slots = slots(arena, 1, (byte) 0);
+            try {
+                inScope(() -> dataset.fill(0, slots.slot(0)));
+            } catch (IllegalStateException expected) {
+                // refused: the dataset's memory or file is closed
+            }
+        }
+    }
+
     private List<List<String>> batches(LoaderBuilder<T> builder, int workers) {
         List<List<String>> out = new ArrayList<>();
         try (DataLoader<T> loader = builder.batchSize(3).shuffle(true).seed(11).numWorkers(workers).build()) {
