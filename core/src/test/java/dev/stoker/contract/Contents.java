@@ -29,10 +29,19 @@ public final class Contents {
 
         @Override
         public String toString() {
-            String s = Arrays.deepToString(new Object[] {value});
-            s = s.substring(1, s.length() - 1);
+            String s = toFullString();
             return s.length() > 120 ? s.substring(0, 120) + "..." : s;
         }
+
+        String toFullString() {
+            String s = Arrays.deepToString(new Object[] {value});
+            return s.substring(1, s.length() - 1);
+        }
+    }
+
+    /** A content as a value whose equals compares arrays by their elements (they are written out). */
+    public static Object normal(Object content) {
+        return content != null && content.getClass().isArray() ? new Key(content).toFullString() : content;
     }
 
     /** How many times each content occurs: the contents compared whatever their order. */

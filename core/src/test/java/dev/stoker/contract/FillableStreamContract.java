@@ -62,13 +62,16 @@ public abstract class FillableStreamContract<T> {
 
     @Test
     void theLoaderFillsWhatFillWritesOfEachSample() {
-        List<String> rows = new ArrayList<>();
-        List<List<String>> expected = byHand(rows);
+        List<List<String>> expected = byHand(new WorkerContext(0, 1, 0, 1, 0, SEED), new ArrayList<>());
         assertThat(expected).as("the contract needs a few samples").hasSizeGreaterThanOrEqualTo(2);
         assertThat(loaderBatches(0, new ArrayList<>())).isEqualTo(expected);
+        List<String> rows = new ArrayList<>(); // the rows of the two workers' streams, filled here
+        for (int w = 0; w < 2; w++) {
+            byHand(new WorkerContext(w, 2, 0, 1, 0, SEED), rows);
+        }
         List<String> rowsOfTwo = new ArrayList<>();
         loaderBatches(2, rowsOfTwo);
-        assertThat(Contents.multiset(rowsOfTwo)).as("2 workers: the same rows").isEqualTo(Contents.multiset(rows));
+        assertThat(Contents.multiset(rowsOfTwo)).as("2 workers: the rows of their streams").isEqualTo(Contents.multiset(rows));
     }
 
     @Test
@@ -92,8 +95,7 @@ public abstract class FillableStreamContract<T> {
     }
 
     /** The batches of one worker's stream of epoch 0, filled here sample by sample as the loader's fill path would. */
-    private List<List<String>> byHand(List<String> rows) {
-        WorkerContext ctx = new WorkerContext(0, 1, 0, 1, 0, SEED);
+    private List<List<String>> byHand(WorkerContext ctx, List<String> rows) {
         List<List<String>> out = new ArrayList<>();
         try (Arena arena = Arena.ofConfined();
              SampleStream<T> s = WorkerScope.call(ctx, ctx.randomSeed(), () -> dataset.open(ctx))) {
