@@ -237,6 +237,76 @@ class CoreDatasetContractsTest {
         }
     }
 
+    static PackedDataset packed() {
+        int[] lengths = {5, 17, 3, 9, 12, 1, 30, 8, 8, 2, 14, 6, 20, 4};
+        Dataset<int[]> examples = new Dataset<>() {
+            public long size() {
+                return lengths.length;
+            }
+
+            public int[] get(long i) {
+                int[] ids = new int[lengths[(int) java.util.Objects.checkIndex(i, (long) lengths.length)]];
+                Arrays.setAll(ids, k -> (int) (i * 100 + k));
+                return ids;
+            }
+        };
+        return PackedDataset.builder(examples, lengths, 32).windowSize(6).seed(2).build();
+    }
+
+    @Nested
+    class PackedFilled extends MapDatasetContract<PackedRow> {
+        protected Opened<PackedRow> open() {
+            return Opened.of(packed().fillable());
+        }
+
+        protected Object content(PackedRow r) {
+            return Arrays.deepToString(new Object[] {r.inputIds(), r.labels(), r.positionIds(), r.attentionMask(), r.cuSeqlens()});
+        }
+
+        @Override
+        protected boolean closeInvalidatesReads() {
+            return false;
+        }
+    }
+
+    @Nested
+    class PackedFill extends FillableDatasetContract<PackedRow> {
+        protected Opened<PackedRow> open() {
+            return Opened.of(packed().fillable());
+        }
+
+        /**
+         * What the fill path writes, as a collate of the rows would (documented on
+         * {@code PackedDataset.fillable()}): four int64 fields, not {@code DefaultCollate}'s record components.
+         */
+        @Override
+        protected dev.stoker.collate.Collate<? super PackedRow> collate() {
+            return (samples, memory) -> {
+                Map<String, Tensor> out = new LinkedHashMap<>();
+                int n = samples.size();
+                int len = samples.getFirst().inputIds().length;
+                String[] names = {"input_ids", "labels", "position_ids", "attention_mask"};
+                for (int f = 0; f < names.length; f++) {
+                    Tensor t = memory.allocate(DType.I64, Shape.of(n, len));
+                    for (int r = 0; r < n; r++) {
+                        PackedRow row = samples.get(r);
+                        int[] v = switch (f) {
+                            case 0 -> row.inputIds();
+                            case 1 -> row.labels();
+                            case 2 -> row.positionIds();
+                            default -> row.attentionMask();
+                        };
+                        for (int k = 0; k < len; k++) {
+                            t.setLong((long) r * len + k, v[k]);
+                        }
+                    }
+                    out.put(names[f], t);
+                }
+                return out;
+            };
+        }
+    }
+
     @Nested
     class Packed extends MapDatasetContract<PackedRow> {
         protected Opened<PackedRow> open() {

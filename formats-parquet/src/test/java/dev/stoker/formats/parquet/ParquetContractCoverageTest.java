@@ -14,6 +14,8 @@ class ParquetContractCoverageTest {
         ContractCoverage.check(ParquetDataset.class, Map.of(
                 P + "ParquetDataset", List.of(P + "ParquetDatasetContractTest"),
                 P + "ParquetTensorDataset", List.of(P + "ParquetTensorDatasetContractTest",
-                        P + "ParquetTensorDatasetFillContractTest")));
+                        P + "ParquetTensorDatasetFillContractTest"),
+                P + "ParquetStream", List.of(P + "ParquetStreamContractsTest$Rows"),
+                P + "ParquetTensorStream", List.of(P + "ParquetStreamContractsTest$TensorRows", P + "ParquetStreamContractsTest$Fill")));
     }
 }
