@@ -91,6 +91,14 @@ public final class Trace {
         PUBLISHED.setRelease(stage, i, (byte) (s.ordinal() + 1));
     }
 
+    /**
+     * When the trace started, in {@link System#nanoTime()}'s terms: what {@link #forEachSpan}'s
+     * start times count from, to line them up with readings taken meanwhile.
+     */
+    public long startNanos() {
+        return origin;
+    }
+
     /** Stops recording: spans that end later are not kept. */
     public void stop() {
         stopped = true;
