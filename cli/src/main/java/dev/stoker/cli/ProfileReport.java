@@ -31,6 +31,8 @@ import java.util.TreeMap;
 final class ProfileReport {
     /** Buckets of the workers' busy chart, across the whole run. */
     static final int BUSY_BUCKETS = 120;
+    /** The window the consumer's wait share over time is taken over. */
+    static final long WAIT_WINDOW_NANOS = 1_000_000_000L;
     /** Bins of each stage's histogram. */
     static final int HISTOGRAM_BINS = 30;
 
@@ -208,8 +210,9 @@ final class ProfileReport {
         ArrayNode reserved = out.putArray("reservedMB");
         ArrayNode bound = out.putArray("boundMB");
         ArrayNode waitShare = out.putArray("waitShare");
-        ProfileSampler.Sample before = null;
-        for (ProfileSampler.Sample s : samples) {
+        int from = 0;
+        for (int i = 0; i < samples.size(); i++) {
+            ProfileSampler.Sample s = samples.get(i);
             t.add(round((s.atNanos() - origin) / 1e9));
             ready.add(s.ready());
             lent.add(round(s.lentBytes() / 1e6));
@@ -219,18 +222,19 @@ final class ProfileReport {
             } else {
                 bound.addNull();
             }
-            if (before == null) {
-                waitShare.addNull();
-            } else {
-                long w = s.waitNanos() - before.waitNanos();
-                long loop = w + s.stepNanos() - before.stepNanos();
-                if (loop > 0) {
-                    waitShare.add(round((double) w / loop));
-                } else {
-                    waitShare.addNull();
-                }
+            // the share over the last WAIT_WINDOW_NANOS, not the last interval: an interval shorter
+            // than a step holds either a wait or a step, and the line would only jump from 0 to 1
+            while (from + 1 < i && s.atNanos() - samples.get(from + 1).atNanos() >= WAIT_WINDOW_NANOS) {
+                from++;
             }
-            before = s;
+            ProfileSampler.Sample before = samples.get(from);
+            long w = s.waitNanos() - before.waitNanos();
+            long loop = w + s.stepNanos() - before.stepNanos();
+            if (i > 0 && loop > 0) {
+                waitShare.add(round((double) w / loop));
+            } else {
+                waitShare.addNull();
+            }
         }
     }
 

@@ -110,7 +110,7 @@
            { scale: "share", side: 1, grid: { show: false }, label: "wait share",
              values: function (u, vs) { return vs.map(function (v) { return fmt(100 * v, 0) + "%"; }); } }],
     series: [{ label: "s" }, line("batches ready", "#2271b1", { paths: uPlot.paths.stepped({ align: 1 }) }),
-             line("consumer wait share", "#d63638", { scale: "share" })]
+             line("consumer wait share (last second)", "#d63638", { scale: "share" })]
   }, [o.seconds, o.ready, o.waitShare]);
   chart(byId("chart-pool"), "pool", {
     scales: numberX,
