@@ -54,6 +54,7 @@ final class Chromium {
     private Result run(Path scratch, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(binary.toString(), "--headless", "--disable-gpu",
                 "--no-sandbox", // CI runs as root, where Chromium's sandbox refuses to start
+                "--disable-dev-shm-usage", // containers' /dev/shm is often too small for it
                 "--no-first-run", "--disable-extensions", "--user-data-dir=" + scratch.resolve("profile"),
                 // the page has no timers: virtual time only makes sure everything it queued has run
                 "--virtual-time-budget=2000"));
