@@ -105,8 +105,10 @@
   // --- queue and pool over time ---
   var o = data.overTime;
   chart(byId("chart-queue"), "queue", {
-    scales: { x: { time: false }, share: { range: [0, 1] } },
-    axes: [{ label: "seconds" }, { label: "batches ready" },
+    // from 0, and at least to 1: an empty queue is a flat line at the bottom, not a line mid-chart
+    scales: { x: { time: false }, y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } },
+              share: { range: [0, 1] } },
+    axes: [{ label: "seconds" }, { label: "batches ready", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] },
            { scale: "share", side: 1, grid: { show: false }, label: "wait share",
              values: function (u, vs) { return vs.map(function (v) { return fmt(100 * v, 0) + "%"; }); } }],
     series: [{ label: "s" }, line("batches ready", "#2271b1", { paths: uPlot.paths.stepped({ align: 1 }) }),
