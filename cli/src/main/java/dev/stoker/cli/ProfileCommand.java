@@ -159,7 +159,7 @@ final class ProfileCommand implements Callable<Integer> {
                 if (sampler != null) {
                     reportInput = new ProfileReport.Input(workload.name(), workload.title(), workload.summary(),
                             config.name(), stepMillis, profile, loader.inFlightBound(), loader.pool().budgetBytes(),
-                            loader.pool().peakReservedBytes(), recorded, sampler.samples());
+                            loader.pool().stats(), loader.stats(), recorded, sampler.samples());
                 }
             }
             if (recorded != null && trace != null) {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stoker.loader.InFlightBound;
 import dev.stoker.loader.LoaderProfile;
+import dev.stoker.loader.LoaderStats;
 import dev.stoker.loader.Verdict;
+import dev.stoker.memory.PoolStats;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageTotal;
 import dev.stoker.metrics.Trace;
@@ -59,12 +61,14 @@ final class ProfileReport {
      * @param profile       the loader's profile at the end
      * @param bound         the loader's in-flight bound at the end
      * @param poolBudget    the pool's budget in bytes
-     * @param poolPeak      the most bytes the pool held
+     * @param pool          the pool's counters at the end
+     * @param stats         the loader's counters at the end
      * @param trace         the run's trace (stopped)
      * @param samples       the sampler's readings, oldest first
      */
     record Input(String workload, String title, String summary, String configuration, double stepMillis,
-                 LoaderProfile profile, InFlightBound bound, long poolBudget, long poolPeak, Trace trace,
+                 LoaderProfile profile, InFlightBound bound, long poolBudget, PoolStats pool, LoaderStats stats,
+                 Trace trace,
                  List<ProfileSampler.Sample> samples) {}
 
     private ProfileReport() {
@@ -108,7 +112,14 @@ final class ProfileReport {
         memory.put("batchesInFlight", in.bound().batches());
         memory.put("batchBytes", in.bound().batchBytes());
         memory.put("poolBudgetBytes", in.poolBudget());
-        memory.put("poolPeakBytes", in.poolPeak());
+        memory.put("poolPeakBytes", in.pool().peakReservedBytes());
+        memory.put("poolAllocations", in.pool().allocations());
+        memory.put("poolReuses", in.pool().reuses());
+        ObjectNode counters = root.putObject("counters");
+        counters.put("batches", in.stats().batches());
+        counters.put("samples", in.stats().samples());
+        counters.put("failedBatches", in.stats().failedBatches());
+        counters.put("skippedSamples", in.stats().skippedSamples());
         root.putArray("notTimed").add("copy: the host-to-device copy is not the loader's; stoker profile's loop"
                 + " has no device, so no copy is timed (stoker cuda measures it)");
         ObjectNode trace = root.putObject("trace");

@@ -53,6 +53,8 @@ class ProfileReportTest {
         assertThat(d.path("overTime").path("seconds").size()).isGreaterThanOrEqualTo(2); // the first and last
         assertThat(d.path("memory").path("boundBytes").asLong()).isEqualTo(4L * 32 * (3 * 224 * 224 * 4 + 8));
         assertThat(d.path("verdict").path("nextStep").asText()).isNotBlank();
+        assertThat(d.path("counters").path("samples").asLong()).isEqualTo(2 * 192);
+        assertThat(d.path("memory").path("poolAllocations").asLong()).isPositive();
     }
 
     @Test

@@ -168,7 +168,11 @@
   var m = data.memory;
   var mem = byId("memory");
   add(mem, "p", "In flight at most: " + m.bound + ". The pool's budget is " + mb(m.poolBudgetBytes)
-      + " (the hard limit); it held " + mb(m.poolPeakBytes) + " at its peak.");
+      + " (the hard limit); it held " + mb(m.poolPeakBytes) + " at its peak, took " + m.poolAllocations
+      + " blocks from memory and served " + m.poolReuses + " requests from returned ones.");
+  var k = data.counters;
+  add(mem, "p", "The loader made " + k.batches + " batches of " + k.samples + " samples; "
+      + k.failedBatches + " failed, " + k.skippedSamples + " samples were skipped.");
   var tbody = byId("stages").querySelector("tbody");
   data.stages.forEach(function (s) {
     if (s.count === 0 && s.stage !== "fetch") { return; }
