@@ -49,11 +49,18 @@ final class ProfileSampler implements AutoCloseable {
     private final LongSupplier taken;
     private final List<Sample> samples = new ArrayList<>();
     private final Thread thread;
+    private final int maxSamples;
     private long intervalNanos;
     private volatile boolean stopped;
 
     /** Starts reading {@code loader} every {@code every}; {@code taken} counts the consumer's batches. */
     ProfileSampler(DataLoader<?> loader, LongSupplier taken, Duration every) {
+        this(loader, taken, every, MAX_SAMPLES);
+    }
+
+    /** As above, keeping at most {@code maxSamples}: for tests. */
+    ProfileSampler(DataLoader<?> loader, LongSupplier taken, Duration every, int maxSamples) {
+        this.maxSamples = maxSamples;
         this.loader = loader;
         this.taken = taken;
         this.intervalNanos = every.toNanos();
@@ -80,8 +87,8 @@ final class ProfileSampler implements AutoCloseable {
         Sample s = new Sample(System.nanoTime(), loader.stats().batches(), taken.getAsLong(), pool.lentBytes(),
                 pool.reservedBytes(), t.nanos(Stage.WAIT) + t.nanos(Stage.FIRST_BATCH), t.nanos(Stage.STEP));
         synchronized (this) {
-            if (samples.size() >= MAX_SAMPLES) {
-                List<Sample> thinned = new ArrayList<>(MAX_SAMPLES / 2 + 1);
+            if (samples.size() >= maxSamples) {
+                List<Sample> thinned = new ArrayList<>(maxSamples / 2 + 1);
                 for (int i = 0; i < samples.size(); i += 2) {
                     thinned.add(samples.get(i));
                 }
@@ -107,6 +114,11 @@ final class ProfileSampler implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         sample();
+    }
+
+    /** The interval between readings now: the one it started with, doubled at each thinning. */
+    synchronized Duration interval() {
+        return Duration.ofNanos(intervalNanos);
     }
 
     /** The readings so far, oldest first. */
