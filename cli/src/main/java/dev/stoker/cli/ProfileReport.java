@@ -90,6 +90,7 @@ final class ProfileReport {
         root.put("batches", p.batches());
         root.put("activeSeconds", p.activeNanos() / 1e9);
         root.put("waitShare", p.waitShare());
+        root.put("firstBatchMillis", p.times().get(Stage.FIRST_BATCH).meanMillis());
         root.put("workerBusyShare", p.workerBusyShare());
         root.put("coresUsed", p.coresUsed());
         root.put("cores", p.cores());
@@ -249,8 +250,9 @@ final class ProfileReport {
         }
     }
 
-    /** Equal bins from 0 to the largest value: their left edges and counts. */
+    /** Equal bins from 0 to the largest value: their left edges and counts; NaN (none) is left out. */
     static void histogram(ObjectNode out, double[] values) {
+        values = Arrays.stream(values).filter(v -> !Double.isNaN(v)).toArray();
         double max = Arrays.stream(values).max().orElse(0);
         double width = max <= 0 ? 1 : max / HISTOGRAM_BINS;
         long[] counts = new long[HISTOGRAM_BINS];
@@ -265,9 +267,14 @@ final class ProfileReport {
         }
     }
 
+    /** The values, NaN as null (a gap in the chart). */
     private static void numbers(ArrayNode out, double[] values) {
         for (double v : values) {
-            out.add(round(v));
+            if (Double.isNaN(v)) {
+                out.addNull();
+            } else {
+                out.add(round(v));
+            }
         }
     }
 
@@ -407,18 +414,15 @@ final class ProfileReport {
         }
 
         /**
-         * Milliseconds of {@code stage} per batch the consumer took; the first batch of a pass
-         * counts its start-up as its wait.
+         * Milliseconds of {@code stage} per batch the consumer took, NaN where it has none: the
+         * first batch of a pass has no wait (its start-up is {@link Stage#FIRST_BATCH}, which
+         * would dwarf every wait after it), the last batch of the run no step.
          */
         double[] consumerMillis(Stage stage) {
             double[] out = new double[perConsumerBatch.size()];
             for (int i = 0; i < out.length; i++) {
-                EnumMap<Stage, Long> b = perConsumerBatch.get(i);
-                long n = b.getOrDefault(stage, 0L);
-                if (stage == Stage.WAIT) {
-                    n += b.getOrDefault(Stage.FIRST_BATCH, 0L);
-                }
-                out[i] = n / 1e6;
+                Long n = perConsumerBatch.get(i).get(stage);
+                out[i] = n == null ? Double.NaN : n / 1e6;
             }
             return out;
         }

@@ -72,6 +72,7 @@
     add(f, "div", label, "label");
   }
   figure(fmt(100 * data.waitShare, 1) + " %", "of the loop spent waiting for data");
+  figure(fmt(data.firstBatchMillis, 0) + " ms", "to the first batch of a pass (start-up)");
   figure(fmt(100 * data.workerBusyShare, 0) + " %", "workers' busy share");
   figure(String(data.numWorkers), "workers");
   figure(String(data.prefetchFactor), "prefetch factor" + (data.ioConcurrency > 0 ? ", ioConcurrency " + data.ioConcurrency : ""));
