@@ -3,27 +3,17 @@ package dev.stoker.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The workloads {@code stoker bench} knows, and the ones {@code WORKLOADS.md} defines that are not
- * built yet, with the part of Stoker that brings each: the error for an unknown name lists both.
+ * The workloads {@code stoker bench} knows (every one {@code WORKLOADS.md} defines): the error for
+ * an unknown name lists them.
  */
 final class Workloads {
     private Workloads() {}
-
-    /** Workloads not built yet: the part of Stoker each one waits for. */
-    private static final Map<String, String> PLANNED = plannedWorkloads();
-
-    private static Map<String, String> plannedWorkloads() {
-        Map<String, String> m = new LinkedHashMap<>();
-        return m;
-    }
 
     /**
      * The workload named {@code name} (any case), with the test-only overrides applied where the
@@ -43,8 +33,11 @@ final class Workloads {
             case "W5" -> Optional.of(new W5TarShards(samples == null ? W5TarShards.SAMPLES : samples));
             case "W7" -> Optional.of(new W7Hdf5(samples == null ? W7Hdf5.SAMPLES : samples));
             case "W8" -> Optional.of(new W8Lmdb(samples == null ? W8Lmdb.SAMPLES : samples));
+            case "W9" -> Optional.of(samples == null ? new W9Packing() : new W9Packing(samples));
+            case "W10" -> Optional.of(new W10TextWindows(samples == null ? W10TextWindows.SAMPLES : samples));
             case "W2-MDS" -> Optional.of(new W2MdsTokens(samples == null ? W2TokenMemmap.SAMPLES : samples));
             case "W3-MDS" -> Optional.of(new W3MdsJpeg(samples == null ? W3JpegFolder.SAMPLES : samples));
+            case "W3-RECIPE" -> Optional.of(new W3Recipe(samples == null ? W3JpegFolder.SAMPLES : samples));
             default -> Optional.empty();
         };
     }
@@ -85,29 +78,21 @@ final class Workloads {
                 : "or pass --data DIR.";
     }
 
-    /** The message for a name that is not a workload: what exists, and what brings the rest. */
+    /** The message for a name that is not a workload: what exists. */
     static String unknown(String name) {
-        String upper = name.trim().toUpperCase(Locale.ROOT);
-        String head = PLANNED.containsKey(upper)
-                ? "workload " + upper + " is not built yet."
-                : "there is no workload '" + name + "'.";
-        return head + "\n" + catalogue();
+        return "there is no workload '" + name + "'.\n" + catalogue();
     }
 
-    /** The workloads that run and the ones still to come, one per line. */
+    /** The workloads that run, one per line. */
     static String catalogue() {
         // Made only to be described: W6's tensors are made by its first loader, not here.
         List<Workload> available = List.of(new W1Synthetic(), new W2TokenMemmap(), new W3JpegFolder(),
                 new W4VarlenCollate(), new W5TarShards(), new W6InMemoryTensors(),
-                new W7Hdf5(), new W8Lmdb(), new W2MdsTokens(), new W3MdsJpeg());
+                new W7Hdf5(), new W8Lmdb(), new W9Packing(), new W10TextWindows(), new W2MdsTokens(), new W3MdsJpeg(), new W3Recipe());
         return "Available:\n"
                 + available.stream()
                         .map(w -> "  " + w.name() + " " + w.title() + ": " + w.summary()
                                 + (w.needsData() ? " (reads --data DIR)\n" : " (no data needed)\n"))
-                        .collect(Collectors.joining())
-                + (PLANNED.isEmpty() ? "" : "Not built yet:\n"
-                        + PLANNED.entrySet().stream()
-                                .map(e -> "  " + e.getKey() + " " + e.getValue())
-                                .collect(Collectors.joining("\n")));
+                        .collect(Collectors.joining());
     }
 }

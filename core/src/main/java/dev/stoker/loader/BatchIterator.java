@@ -1,5 +1,6 @@
 package dev.stoker.loader;
 
+import dev.stoker.loader.engine.BatchSource;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.Usage;
@@ -8,7 +9,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One pass of a {@link DataLoader} over its data: one epoch. Made by {@link DataLoader#iterator()};
+ * One pass of a loader over its data: one epoch. Made by the loader's {@code iterator()};
  * for one consumer thread, though {@link #close()} may come from any thread.
  *
  * <p>Each batch handed out belongs to the caller, who closes it. Closing the iterator ends the
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  */
 public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
-    private final DataLoader<?> loader;
+    private final PassListener listener;
     private final long epoch;
     private final BatchSource source;
     // pending, pendingFailure and exhausted are the consumer's alone: a close() from another
@@ -47,20 +48,16 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
     private volatile boolean closed;
     private final AtomicBoolean closing = new AtomicBoolean(); // close()'s work runs once
     private long delivered;
-    private final DeliveryLog log; // null for a streaming pass
-    private final StreamLog streams; // null for a map-style pass
     private final StageClock clock;
     private final Usage atStart = Usage.now();
     private volatile Usage atEnd; // null while the pass runs; read by profile() from any thread
     private long handedOutAt; // when the last batch was handed out: the consumer's step starts; 0 before the first
 
-    BatchIterator(DataLoader<?> loader, long epoch, BatchSource source, DeliveryLog log, StreamLog streams) {
-        this.loader = loader;
+    BatchIterator(PassListener listener, long epoch, BatchSource source, StageClock clock) {
+        this.listener = listener;
         this.epoch = epoch;
         this.source = source;
-        this.log = log;
-        this.streams = streams;
-        this.clock = loader.clock();
+        this.clock = clock;
     }
 
     /** What this pass has cost, to its end or to now while it runs, for the loader's profile. */
@@ -73,16 +70,6 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         if (atEnd == null) {
             atEnd = Usage.now();
         }
-    }
-
-    /** What this map-style pass has delivered, for {@link DataLoader#state()}; null for a streaming pass. */
-    DeliveryLog log() {
-        return log;
-    }
-
-    /** What this streaming pass has delivered, for {@link DataLoader#state()}; null for a map-style pass. */
-    StreamLog streams() {
-        return streams;
     }
 
     /** Whether every batch of the pass was delivered: it ran to its end, not closed early. */
@@ -153,21 +140,15 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         if (pendingFailure != null) {
             RuntimeException e = pendingFailure;
             pendingFailure = null;
-            if (log != null && e instanceof LoaderException le && le.epoch() == epoch && le.batchIndex() >= 0) {
-                log.delivered(le.batchIndex()); // its error took its place: resume goes on after it
-            }
-            source.handedOut(e);
-            loader.received();
+            source.received(e); // its error took its place: resume goes on after it
+            listener.received();
             throw e;
         }
         Batch b = pending;
         pending = null;
         delivered++;
-        if (log != null) {
-            log.delivered(b.index());
-        }
-        source.handedOut(b);
-        loader.received();
+        source.received(b);
+        listener.received();
         handedOutAt = System.nanoTime();
         return b;
     }
@@ -209,7 +190,7 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         try {
             source.close();
         } finally {
-            loader.passClosed(this);
+            listener.closed();
         }
     }
 }

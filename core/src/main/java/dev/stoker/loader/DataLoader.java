@@ -1,26 +1,22 @@
 package dev.stoker.loader;
 
-import dev.stoker.collate.Collate;
-import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
-import dev.stoker.data.FillableDataset;
-import dev.stoker.data.ReshardableStreamingDataset;
+import dev.stoker.data.SampleLayout;
 import dev.stoker.data.StreamingDataset;
-import dev.stoker.data.WorkerContext;
+import dev.stoker.loader.engine.BatchMaker;
+import dev.stoker.loader.engine.Engine;
+import dev.stoker.loader.engine.LoaderSettings;
+import dev.stoker.loader.engine.SerialEngine;
+import dev.stoker.loader.engine.Source;
+import dev.stoker.loader.engine.StatsCounters;
+import dev.stoker.loader.engine.WorkerEngine;
 import dev.stoker.memory.BufferPool;
-import dev.stoker.memory.MemorySources;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.Trace;
 import dev.stoker.metrics.Usage;
-import dev.stoker.sampler.BatchSampler;
-import dev.stoker.sampler.RandomSampler;
-import dev.stoker.sampler.Sampler;
-import dev.stoker.sampler.SequentialSampler;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * Turns a dataset into batches: PyTorch's {@code DataLoader}, with the same settings and words.
@@ -62,13 +58,15 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     /** The budget of a loader's own pool: a cap on what it may hold, not an allocation. */
     public static final long DEFAULT_POOL_BUDGET = 4L << 30;
 
-    private final LoaderSettings<T> settings;
+    private final LoaderSettings settings;
+    private final Source<T> source;
     private final BufferPool pool;
     private final boolean ownsPool;
     private final StatsCounters stats = new StatsCounters();
     private final StageClock clock = new StageClock();
+    private final BatchMaker maker;
     private final Engine engine;
-    private final BatchMaker<T> maker;
+    private final Periodic periodic;
 
     private long epoch;
     /** Whether the next pass uses {@link #epoch} as it is (first pass, or after setEpoch) rather than epoch + 1. */
@@ -78,44 +76,28 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private BatchIterator last;
     /** What the passes before {@link #last} cost, summed, for {@link #profile()}. */
     private Usage earlierPasses = Usage.ZERO;
-    /** What the next pass makes: the whole epoch, or what a restored state had not delivered. */
-    private BatchPlan nextPlan = BatchPlan.WHOLE_EPOCH;
-    /** Where the next streaming pass starts: null for the start of the epoch, or a restored state. */
-    private StreamState nextStreams;
-    /** Batches the consumer has received from this loader, for {@code snapshotEvery}. */
-    private long received;
-    private volatile LoaderState lastSnapshot;
-    /** The profile at the start of the current {@code profileEvery} window; consumer's thread only. */
-    private LoaderProfile lastWindow;
-    private long lastWindowAt;
     private boolean closed;
 
-    DataLoader(LoaderSettings<T> settings, BufferPool pool, boolean ownsPool) {
+    DataLoader(LoaderSettings settings, Source<T> source, BufferPool pool, boolean ownsPool) {
         this.settings = settings;
+        this.source = source;
         this.pool = pool;
         this.ownsPool = ownsPool;
-        Dataset<T> fetched = settings.dataset();
-        int io = settings.ioConcurrency();
-        if (fetched instanceof FillableDataset<T> f && io > 0 && !BatchMaker.overridesFillBatch(f)) {
-            fetched = new ConcurrentFillDataset<>(f, io); // rows filled at once; samples fetched at once on the collate path
-        } else if (fetched != null && io > 0 && !BatchMaker.overridesGetBatch(fetched)) {
-            fetched = new ConcurrentFetchDataset<>(fetched, io);
-        }
-        this.maker = new BatchMaker<>(settings.datasetName(), fetched, settings.streamingDataset(), settings.collate(),
-                pool, stats, clock, settings.badSamples());
+        this.maker = new BatchMaker(settings.datasetName(), pool, stats, clock, settings.badSamples());
         this.engine = settings.numWorkers() == 0
-                ? new SerialEngine<>(settings, maker)
-                : new WorkerEngine<>(settings, maker, WorkerEngine.DEFAULT_GRACE);
+                ? new SerialEngine<>(source, maker)
+                : new WorkerEngine<>(settings, source, maker, WorkerEngine.DEFAULT_GRACE);
+        this.periodic = new Periodic(settings, this, this::state, this::profile);
     }
 
     /** A loader over a map-style dataset. */
     public static <T> LoaderBuilder<T> builder(Dataset<T> dataset) {
-        return new LoaderBuilder<>(Objects.requireNonNull(dataset, "dataset"), null);
+        return LoaderBuilder.of(Objects.requireNonNull(dataset, "dataset"));
     }
 
     /** A loader over a streaming dataset: batches of consecutive samples of its stream. */
     public static <T> LoaderBuilder<T> builder(StreamingDataset<T> dataset) {
-        return new LoaderBuilder<>(null, Objects.requireNonNull(dataset, "dataset"));
+        return LoaderBuilder.of(Objects.requireNonNull(dataset, "dataset"));
     }
 
     /**
@@ -135,13 +117,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             epoch++;
         }
         epochPending = false;
-        BatchPlan plan = nextPlan;
-        nextPlan = BatchPlan.WHOLE_EPOCH;
-        StreamState streamStart = nextStreams != null ? nextStreams : freshStreams();
-        nextStreams = null;
-        DeliveryLog log = settings.isStreaming() ? null : plan.newLog();
-        StreamLog streams = settings.isStreaming() ? new StreamLog(streamStart) : null;
-        current = new BatchIterator(this, epoch, engine.start(epoch, plan, log, streams), log, streams);
+        Hooks hooks = new Hooks();
+        current = new BatchIterator(hooks, epoch, engine.start(epoch), clock);
+        hooks.pass = current;
         if (last != null) {
             earlierPasses = earlierPasses.plus(last.activeUsage());
         }
@@ -149,25 +127,22 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         return current;
     }
 
-    /** Called by a pass when the consumer receives a batch (or its error): takes a snapshot and a profile when due. */
-    void received() {
-        if (settings.profileEvery() != null) {
-            profileWhenDue();
+    /** What a pass of this loader tells it: batches received (for the periodic work), and its close. */
+    private final class Hooks implements PassListener {
+        private BatchIterator pass;
+
+        @Override
+        public void received() {
+            periodic.received();
         }
-        long every = settings.snapshotEvery();
-        if (every == 0) {
-            return;
-        }
-        LoaderState snapshot;
-        synchronized (this) {
-            if (++received % every != 0) {
-                return;
+
+        @Override
+        public void closed() {
+            synchronized (DataLoader.this) {
+                if (current == pass) {
+                    current = null;
+                }
             }
-            snapshot = state();
-            lastSnapshot = snapshot;
-        }
-        if (settings.onSnapshot() != null) {
-            settings.onSnapshot().accept(snapshot);
         }
     }
 
@@ -176,32 +151,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * a thread other than the consumer's; empty before the first, or without {@code snapshotEvery}.
      */
     public Optional<LoaderState> lastSnapshot() {
-        return Optional.ofNullable(lastSnapshot);
-    }
-
-    /** Hands the last window's profile to the sink once {@code profileEvery} has passed since the last one. */
-    private void profileWhenDue() {
-        long now = System.nanoTime();
-        if (lastWindow == null) {
-            lastWindow = profile(); // the first batch opens the first window
-            lastWindowAt = now;
-            return;
-        }
-        if (now - lastWindowAt < settings.profileEvery().toNanos()) {
-            return;
-        }
-        LoaderProfile p = profile();
-        LoaderProfile window = p.since(lastWindow);
-        lastWindow = p;
-        lastWindowAt = now;
-        settings.onProfile().accept(window);
-    }
-
-    /** Called by a pass when it closes. */
-    synchronized void passClosed(BatchIterator pass) {
-        if (current == pass) {
-            current = null;
-        }
+        return Optional.ofNullable(periodic.lastSnapshot());
     }
 
     /**
@@ -214,8 +164,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         }
         this.epoch = epoch;
         this.epochPending = true;
-        this.nextPlan = BatchPlan.WHOLE_EPOCH;
-        this.nextStreams = null;
+        source.rewind();
     }
 
     /**
@@ -235,30 +184,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * ({@link StreamState}); a pass that ran to its end stands at the start of the next epoch.
      */
     public synchronized LoaderState state() {
-        boolean passPending = last == null || epochPending; // nothing delivered since the plan was set
-        long passEpoch = passPending ? epoch : last.epoch();
-        if (settings.isStreaming()) {
-            if (passPending) {
-                return LoaderState.ofStreams(epoch, settings.seed(), nextStreams != null ? nextStreams : freshStreams());
-            }
-            return last.ranToEnd()
-                    ? LoaderState.ofStreams(passEpoch + 1, settings.seed(), freshStreams())
-                    : LoaderState.ofStreams(passEpoch, settings.seed(), last.streams().snapshot());
+        if (last == null || epochPending) { // nothing delivered since the plan was set
+            return source.pendingState(epoch);
         }
-        long perEpoch = batchesPerEpoch();
-        long size = settings.dataset().size();
-        DeliveryLog log = passPending ? nextPlan.newLog() : last.log();
-        long prefix = log.prefix();
-        if (prefix >= perEpoch) {
-            return new LoaderState(passEpoch + 1, 0, new long[0], settings.seed(), size, perEpoch);
-        }
-        return new LoaderState(passEpoch, prefix, log.ahead(), settings.seed(), size, perEpoch);
-    }
-
-    /** The streams of a pass from the start of an epoch: one per worker, one without workers. */
-    private StreamState freshStreams() {
-        return StreamState.start(settings.rank(), settings.worldSize(), settings.batchSize(),
-                Math.max(1, settings.numWorkers()), null);
+        return source.passState(last.epoch(), last.ranToEnd());
     }
 
     /**
@@ -284,100 +213,13 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             throw new IllegalArgumentException("this state is at epoch " + state.epoch() + ", the last there is; a"
                     + " loader goes on from epochs 0 to 2^53 - 1");
         }
-        if (settings.isStreaming()) {
-            restoreStreams(state);
-            return;
-        }
-        if (state.streams() != null) {
-            throw new IllegalArgumentException("this state is from a loader of a streaming dataset: " + state
-                    + "; this loader reads the map-style " + settings.datasetName());
-        }
-        long size = settings.dataset().size();
-        long perEpoch = batchesPerEpoch();
-        if (state.datasetSize() != size || state.seed() != settings.seed() || state.batchesPerEpoch() != perEpoch) {
-            throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
-                    + size + " samples of " + settings.datasetName() + " in " + perEpoch + " batches per epoch with seed "
-                    + settings.seed());
-        }
+        source.restore(state);
         if (current != null) {
             current.close();
         }
         this.epoch = state.epoch();
         this.epochPending = true;
         this.last = null;
-        this.nextPlan = new BatchPlan(state.nextBatch(), state.deliveredAhead());
-    }
-
-    private void restoreStreams(LoaderState state) {
-        StreamState s = state.streams();
-        if (s == null) {
-            throw new IllegalArgumentException("this state is from a loader of a map-style dataset: " + state
-                    + "; this loader reads the streaming " + settings.datasetName());
-        }
-        StreamState mine = freshStreams();
-        boolean sameLayout = s.streams() == mine.streams() && s.rank() == mine.rank()
-                && s.worldSize() == mine.worldSize();
-        if (state.seed() != settings.seed() || s.batchSize() != mine.batchSize()) {
-            throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
-                    + settings.datasetName() + " with batch size " + mine.batchSize() + " and seed " + settings.seed());
-        }
-        if (s.start() != null) {
-            checkCursor(s.start());
-        }
-        if (!sameLayout) {
-            s = reshard(state, mine);
-        }
-        if (current != null) {
-            current.close();
-        }
-        this.epoch = state.epoch();
-        this.epochPending = true;
-        this.last = null;
-        this.nextPlan = BatchPlan.WHOLE_EPOCH;
-        this.nextStreams = s;
-    }
-
-    /** Refuses a state whose streams started from a cursor this loader's dataset cannot take. */
-    private void checkCursor(long[] cursor) {
-        if (!(settings.streamingDataset() instanceof ReshardableStreamingDataset<T> reshardable)) {
-            throw new IllegalArgumentException("this state's streams started from a resharded cursor, but "
-                    + settings.datasetName() + " cannot be resharded, so it cannot go on from one");
-        }
-        try {
-            reshardable.checkCursor(cursor);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("this state's cursor does not fit " + settings.datasetName() + ": "
-                    + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * The start of this loader's streams when {@code state} was taken on another layout: what is
-     * left of its epoch, as the dataset deals it out again.
-     */
-    private StreamState reshard(LoaderState state, StreamState mine) {
-        StreamState s = state.streams();
-        String layouts = "the state's streams are " + s.streams() + " worker(s) on rank " + s.rank() + " of "
-                + s.worldSize() + "; this loader has " + mine.streams() + " (" + settings.numWorkers()
-                + " workers) on rank " + mine.rank() + " of " + mine.worldSize();
-        if (!(settings.streamingDataset() instanceof ReshardableStreamingDataset<T> reshardable)) {
-            throw new IllegalArgumentException("this state is from another loader: " + layouts + ". "
-                    + settings.datasetName() + " deals its data out to its workers' streams and cannot deal what"
-                    + " is left out again, so it resumes only with the same workers, rank and world size");
-        }
-        if (s.worldSize() != 1) {
-            throw new IllegalArgumentException("this state holds rank " + s.rank() + "'s streams only (" + layouts
-                    + "): to resume on another layout, merge the states of every rank with LoaderState.merge and"
-                    + " restore that");
-        }
-        long[] cursor;
-        try {
-            cursor = reshardable.cursor(state.seed(), state.epoch(), s.start(), s.samples(), s.ended());
-        } catch (IllegalStateException e) {
-            throw new IllegalArgumentException(settings.datasetName() + " cannot resume on another layout ("
-                    + layouts + "): " + e.getMessage(), e);
-        }
-        return StreamState.start(mine.rank(), mine.worldSize(), mine.batchSize(), mine.streams(), cursor);
     }
 
     /**
@@ -394,11 +236,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * @throws UnsupportedOperationException for a streaming dataset, which has no length
      */
     public long batchesPerEpoch() {
-        if (settings.isStreaming()) {
-            throw new UnsupportedOperationException("a streaming dataset (" + settings.datasetName()
-                    + ") has no length; count the batches as they come");
-        }
-        return settings.batchSampler().size();
+        return source.batchesPerEpoch();
     }
 
     /**
@@ -415,8 +253,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         int workers = settings.numWorkers();
         int batches = workers == 0 ? 1 : Math.multiplyExact(settings.prefetchFactor(), workers);
         long largest = maker.largestBatchBytes();
-        var layout = maker.fillLayout();
-        if (layout != null) {
+        Optional<SampleLayout> fill = source.fillLayout();
+        if (fill.isPresent()) {
+            SampleLayout layout = fill.get();
             long declared = Math.multiplyExact(layout.sampleBytes(), (long) settings.batchSize());
             if (declared >= largest) { // a user's batch sampler may make larger batches than batchSize
                 return new InFlightBound(batches, workers, declared, false);
@@ -437,11 +276,6 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
 
     public int numWorkers() {
         return settings.numWorkers();
-    }
-
-    /** The clock the loader's stages are timed on; its passes record the consumer's stages. */
-    StageClock clock() {
-        return clock;
     }
 
     /**
@@ -511,10 +345,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
 
     @Override
     public String toString() {
-        String what = settings.isStreaming()
-                ? "streaming, batch " + settings.batchSize() + (settings.dropLast() ? ", drop last" : "")
-                : settings.batchSampler().toString();
-        return "DataLoader(" + settings.datasetName() + ", " + what + ", " + settings.numWorkers() + " workers)";
+        return "DataLoader(" + settings.datasetName() + ", " + source.describe() + ", " + settings.numWorkers()
+                + " workers)";
     }
 
 }

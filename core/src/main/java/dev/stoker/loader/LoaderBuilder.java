@@ -5,6 +5,12 @@ import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.loader.engine.LoaderSettings;
+import dev.stoker.loader.engine.MapRecipe;
+import dev.stoker.loader.engine.MapSource;
+import dev.stoker.loader.engine.Source;
+import dev.stoker.loader.engine.StreamRecipe;
+import dev.stoker.loader.engine.StreamSource;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.MemorySources;
 import dev.stoker.sampler.BatchSampler;
@@ -36,8 +42,26 @@ public final class LoaderBuilder<T> {
     /** Batches of lookahead unless set: a few shards' worth at common batch sizes, for a few kilobytes of indices. */
     public static final int DEFAULT_LOOKAHEAD = 16;
 
-    private final Dataset<T> dataset;
-    private final StreamingDataset<T> streaming;
+    /** What the loader reads: one dataset, of one kind. */
+    private sealed interface Input<T> {
+        String name();
+    }
+
+    private record Indexed<T>(Dataset<T> dataset) implements Input<T> {
+        @Override
+        public String name() {
+            return dataset.name();
+        }
+    }
+
+    private record Streamed<T>(StreamingDataset<T> dataset) implements Input<T> {
+        @Override
+        public String name() {
+            return dataset.name();
+        }
+    }
+
+    private final Input<T> input;
     private int batchSize = 1;
     private boolean batchSizeSet;
     private boolean shuffle;
@@ -66,9 +90,16 @@ public final class LoaderBuilder<T> {
     private Consumer<LoaderProfile> onProfile;
     private Consumer<LoaderState> onSnapshot;
 
-    LoaderBuilder(Dataset<T> dataset, StreamingDataset<T> streaming) {
-        this.dataset = dataset;
-        this.streaming = streaming;
+    private LoaderBuilder(Input<T> input) {
+        this.input = input;
+    }
+
+    static <T> LoaderBuilder<T> of(Dataset<T> dataset) {
+        return new LoaderBuilder<>(new Indexed<>(dataset));
+    }
+
+    static <T> LoaderBuilder<T> of(StreamingDataset<T> dataset) {
+        return new LoaderBuilder<>(new Streamed<>(dataset));
     }
 
     /** Samples per batch (default 1). */
@@ -392,24 +423,16 @@ public final class LoaderBuilder<T> {
      * @throws IllegalArgumentException naming the settings that contradict each other
      */
     public DataLoader<T> build() {
-        String name = dataset != null ? dataset.name() : streaming.name();
+        String name = input.name();
         check(name);
-        BatchSampler batches = null;
-        if (dataset != null) {
-            batches = batchSampler;
-            if (batches == null) {
-                Sampler order = sampler != null ? sampler
-                        : shuffle ? RandomSampler.of(dataset.size(), seed)
-                        : new SequentialSampler(dataset.size());
-                batches = BatchSampler.of(order, batchSize, dropLast);
-            }
-        }
-        @SuppressWarnings("unchecked") // a Collate<? super T> takes a List<T>: it only reads the samples
-        Collate<T> c = collate != null ? (Collate<T>) collate : BatchMaker.defaultCollate();
-        LoaderSettings<T> settings = new LoaderSettings<>(name, dataset, streaming, batches, batchSize, dropLast,
-                c, numWorkers, prefetchFactor, persistentWorkers, inOrder, timeout, seed, rank, worldSize,
-                workerInit, ioConcurrency, badSamples, snapshotEvery, onSnapshot, profileEvery, onProfile,
+        LoaderSettings settings = new LoaderSettings(name, batchSize, dropLast, numWorkers, prefetchFactor,
+                persistentWorkers, inOrder, timeout, seed, rank, worldSize, workerInit, ioConcurrency, badSamples,
+                snapshotEvery, onSnapshot, profileEvery, onProfile,
                 lookahead >= 0 ? lookahead : Math.max(DEFAULT_LOOKAHEAD, prefetchFactor * Math.max(1, numWorkers)));
+        Source<T> source = switch (input) {
+            case Indexed<T>(Dataset<T> dataset) -> mapSource(dataset, settings);
+            case Streamed<T>(StreamingDataset<T> dataset) -> streamSource(dataset, settings);
+        };
         boolean own = pool == null;
         BufferPool p = own
                 ? BufferPool.builder()
@@ -418,7 +441,33 @@ public final class LoaderBuilder<T> {
                         .source(pinMemory ? MemorySources.pinned() : MemorySources.ordinary())
                         .build()
                 : pool;
-        return new DataLoader<>(settings, p, own);
+        return new DataLoader<>(settings, source, p, own);
+    }
+
+    private MapSource<T> mapSource(Dataset<T> dataset, LoaderSettings settings) {
+        BatchSampler batches = batchSampler;
+        if (batches == null) {
+            Sampler order = sampler != null ? sampler
+                    : shuffle ? RandomSampler.of(dataset.size(), seed)
+                    : new SequentialSampler(dataset.size());
+            batches = BatchSampler.of(order, batchSize, dropLast);
+        }
+        MapRecipe<T> recipe = collate == null
+                ? MapRecipe.byDefault(dataset, ioConcurrency)
+                : MapRecipe.collating(dataset, given(), ioConcurrency);
+        return new MapSource<>(dataset, batches, recipe, settings);
+    }
+
+    private StreamSource<T> streamSource(StreamingDataset<T> dataset, LoaderSettings settings) {
+        StreamRecipe<T> recipe = collate == null
+                ? StreamRecipe.byDefault(dataset)
+                : new StreamRecipe.Collating<>(given());
+        return new StreamSource<>(dataset, recipe, settings);
+    }
+
+    @SuppressWarnings("unchecked") // a Collate<? super T> takes a List<T>: it only reads the samples
+    private Collate<T> given() {
+        return (Collate<T>) collate;
     }
 
     private void check(String name) {
@@ -430,12 +479,13 @@ public final class LoaderBuilder<T> {
             throw new IllegalArgumentException("sampler is mutually exclusive with shuffle: the sampler decides"
                     + " the order");
         }
-        if (streaming != null && (shuffle || sampler != null || batchSampler != null)) {
+        boolean streaming = input instanceof Streamed;
+        if (streaming && (shuffle || sampler != null || batchSampler != null)) {
             String got = shuffle ? "shuffle=true" : sampler != null ? "a sampler" : "a batchSampler";
             throw new IllegalArgumentException("a streaming dataset (" + name + ") has no indices to sample: expected"
                     + " no shuffle, sampler or batchSampler, but got " + got + "; shuffle inside the dataset instead");
         }
-        if (streaming != null && ioConcurrency > 0) {
+        if (streaming && ioConcurrency > 0) {
             throw new IllegalArgumentException("ioConcurrency fetches samples by index, and a streaming dataset ("
                     + name + ") is read in order: give it workers (numWorkers) instead");
         }
@@ -450,7 +500,7 @@ public final class LoaderBuilder<T> {
             throw new IllegalArgumentException("rank " + rank + " is not in a world of " + worldSize
                     + " (0 <= rank < worldSize)");
         }
-        if (dataset != null && worldSize > 1) {
+        if (!streaming && worldSize > 1) {
             throw new IllegalArgumentException("rank and worldSize shard a streaming dataset; shard a map-style"
                     + " dataset (" + name + ") with a DistributedSampler passed to sampler(...)");
         }

@@ -34,12 +34,14 @@ public final class LoaderException extends RuntimeException {
     private final String worker; // null when not loaded by a worker thread
 
     /**
+     * The failure of batch {@code batch} of {@code epoch}, as the loader's engine reports it.
+     *
      * @param dataset     the dataset's name
      * @param what        the failed step, e.g. {@code "fetching sample 17 for"} or {@code "collating"}
      * @param indices     the batch's sample indices (empty for a streaming dataset)
      * @param failedIndex the one sample whose fetch failed, or -1 when not known or not one
      */
-    LoaderException(String dataset, String what, long epoch, long batch, long[] indices, long failedIndex,
+    public LoaderException(String dataset, String what, long epoch, long batch, long[] indices, long failedIndex,
                     Throwable cause) {
         super("dataset '" + dataset + "': " + what + " batch " + batch + " of epoch " + epoch + " failed: "
                 + describe(cause) + (indices.length == 0 ? "" : " (batch samples " + show(indices) + ")"), cause);
@@ -65,8 +67,13 @@ public final class LoaderException extends RuntimeException {
         }
     }
 
-    /** The same failure, naming the worker thread that met it. */
-    LoaderException onWorker(String workerName) {
+    /**
+     * The same failure, naming the worker thread that met it.
+     *
+     * @param workerName the worker thread's name, e.g. {@code stoker-worker-2}
+     * @return a copy of this exception whose message and {@link #worker()} name the worker
+     */
+    public LoaderException onWorker(String workerName) {
         return new LoaderException(this, workerName);
     }
 

@@ -41,7 +41,7 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
      * The largest epoch, count or position a state may hold: 2^53. No run comes near it, every JSON
      * reader keeps such a number exactly, and the loader's arithmetic on it cannot overflow.
      */
-    public static final long MAX_COUNT = 1L << 53;
+    public static final long MAX_COUNT = StateLimits.MAX_COUNT;
 
     /**
      * Checks every part, as a state read from a file is untrusted: Jackson reads a record through

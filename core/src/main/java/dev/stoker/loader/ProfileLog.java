@@ -5,7 +5,8 @@ import java.util.Locale;
 
 /** Where {@link LoaderBuilder#profileEvery(java.time.Duration)} writes each window's verdict. */
 final class ProfileLog {
-    private static final System.Logger LOG = System.getLogger(DataLoader.class.getName());
+    // By name: the logger the builder's javadoc tells users to configure, without a tie back to the loader.
+    private static final System.Logger LOG = System.getLogger("dev.stoker.loader.DataLoader");
 
     private ProfileLog() {
     }

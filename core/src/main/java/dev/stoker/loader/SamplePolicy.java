@@ -24,7 +24,7 @@ public enum SamplePolicy {
      * {@link Batch#indices()} lists only the samples it holds); a batch whose every sample failed
      * is not delivered at all, and the pass goes on with the next one (batch indices then have a
      * gap). Each skip is counted in {@link LoaderStats#skippedSamples()}, the last few are kept in
-     * {@link LoaderStats#lastSkipped()}, and one in {@value SkippedSamples#LOG_EVERY} is logged at
+     * {@link LoaderStats#lastSkipped()}, and one in 100 is logged at
      * {@code WARNING} (the first, the 101st, ...) through {@link System.Logger}
      * {@code dev.stoker.loader.DataLoader}, naming the dataset, the index and the cause.
      *
@@ -33,7 +33,7 @@ public enum SamplePolicy {
      * {@code fill} to find the bad ones. A streaming dataset's sample whose {@code next()} throws
      * is skipped and reading goes on, so its batches stay full: the stream is asked
      * {@code hasNext()} again, and only an exception from {@code hasNext()} (or from
-     * {@code open}), or {@value SkippedSamples#STUCK_STREAM} failures in a row from {@code next()}
+     * {@code open}), or 1,000 failures in a row from {@code next()}
      * (a stream that does not move past its bad sample), fails the stream as under {@link #FAIL}.
      * A failing collate is not a bad sample: it fails the batch.
      */

@@ -56,7 +56,7 @@ public record StreamState(int rank, int worldSize, int batchSize, int turn, long
         long batchesInAll = 0;
         for (int w = 0; w < n; w++) {
             // every batch a stream counts took at least one of its samples (delivered or skipped)
-            if (samples[w] < 0 || batches[w] < 0 || samples[w] > LoaderState.MAX_COUNT || batches[w] > samples[w]) {
+            if (samples[w] < 0 || batches[w] < 0 || samples[w] > StateLimits.MAX_COUNT || batches[w] > samples[w]) {
                 throw new IllegalArgumentException("worker " + w + " of a stream state stands at sample " + samples[w]
                         + ", batch " + batches[w] + ": not a position (0 <= batch <= sample <= 2^53)");
             }

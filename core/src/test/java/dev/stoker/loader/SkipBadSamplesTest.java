@@ -3,7 +3,6 @@ package dev.stoker.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
 import dev.stoker.data.BatchSlots;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.FillableDataset;
@@ -12,6 +11,7 @@ import dev.stoker.data.SampleSlot;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.loader.engine.SkippedSamples;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;

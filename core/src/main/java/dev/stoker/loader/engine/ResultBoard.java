@@ -1,0 +1,201 @@
+package dev.stoker.loader.engine;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Where the workers of one pass leave their batches and the consumer takes them: the reorder
+ * buffer and the prefetch bound in one place.
+ *
+ * <p>Each worker has a queue of its results ({@link BoardResult}), in the order it made
+ * them, and {@code prefetch} slots: a worker takes a slot before it starts a batch and the slot
+ * comes back when the consumer takes that batch, so no worker holds more than {@code prefetch}
+ * batches made or being made and not yet taken, and the pass no more than
+ * {@code prefetch x workers}: the memory bound.
+ *
+ * <p>In order, the consumer takes from the workers in turn, 0, 1, ..., n-1, 0, ..., skipping a
+ * worker that has ended and has nothing left. With map-style batches dealt out as batch {@code k}
+ * to worker {@code k % n}, that turn order is the sampler's order; with streams it is PyTorch's
+ * round robin over the workers. Out of order, it takes whichever result is there.
+ */
+final class ResultBoard {
+    /** No result came within the timeout; {@code worker} is the one awaited, or -1 for any. */
+    static final class Timeout extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int worker;
+
+        Timeout(int worker) {
+            super(null, null, false, false);
+            this.worker = worker;
+        }
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ArrayDeque<BoardResult>[] queues;
+    private final boolean[] ended;
+    private final Semaphore[] slots;
+    private final boolean inOrder;
+    private int cursor;
+    private boolean closed;
+
+    @SuppressWarnings("unchecked")
+    ResultBoard(int workers, int prefetch, boolean inOrder) {
+        this.queues = new ArrayDeque[workers];
+        this.ended = new boolean[workers];
+        this.slots = new Semaphore[workers];
+        for (int w = 0; w < workers; w++) {
+            queues[w] = new ArrayDeque<>();
+            slots[w] = new Semaphore(prefetch);
+        }
+        this.inOrder = inOrder;
+    }
+
+    /** Makes worker {@code w}'s the first turn (a resumed stream pass); before any take. */
+    void startAt(int w) {
+        lock.lock();
+        try {
+            cursor = w;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits for room for one more batch of worker {@code w}. Worker side. */
+    void acquireSlot(int w) throws InterruptedException {
+        slots[w].acquire();
+    }
+
+    /** Gives back a slot taken for a batch that will not come (the worker found no more work). */
+    void releaseSlot(int w) {
+        slots[w].release();
+    }
+
+    /**
+     * Leaves a result of worker {@code w}. After {@link #close()} a batch is closed at once
+     * instead.
+     *
+     * @return false when the board is closed: the worker should stop
+     */
+    boolean put(int w, BoardResult result) {
+        lock.lock();
+        try {
+            if (!closed) {
+                queues[w].add(result);
+                changed.signalAll();
+                return true;
+            }
+        } finally {
+            lock.unlock();
+        }
+        result.discard();
+        return false;
+    }
+
+    /** Worker {@code w} will leave nothing more in this pass. */
+    void end(int w) {
+        lock.lock();
+        try {
+            ended[w] = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The next result, in order or as ready; {@code null} when every worker has ended and left
+     * nothing, or the board is closed.
+     *
+     * @param timeoutNanos how long to wait, 0 for as long as it takes
+     * @throws Timeout when nothing came in time
+     * @throws InterruptedException when the consumer is interrupted while waiting
+     */
+    BoardResult take(long timeoutNanos) throws Timeout, InterruptedException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        lock.lock();
+        try {
+            while (true) {
+                if (closed) {
+                    return null;
+                }
+                int w = inOrder ? nextInTurn() : anyReady();
+                if (w == -2) {
+                    return null; // all ended, nothing left
+                }
+                if (w >= 0 && !queues[w].isEmpty()) {
+                    BoardResult result = queues[w].poll();
+                    slots[w].release();
+                    cursor = (w + 1) % queues.length;
+                    return result;
+                }
+                if (timeoutNanos == 0) {
+                    changed.await();
+                } else {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new Timeout(inOrder ? w : -1);
+                    }
+                    changed.awaitNanos(left);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The worker whose turn it is (skipping exhausted ones), or -2 when all are exhausted. */
+    private int nextInTurn() {
+        for (int i = 0; i < queues.length; i++) {
+            int w = (cursor + i) % queues.length;
+            if (!queues[w].isEmpty() || !ended[w]) {
+                cursor = w;
+                return w;
+            }
+        }
+        return -2;
+    }
+
+    /** A worker with a result waiting (from the cursor on, for fairness), -1 when none yet, -2 when all are done. */
+    private int anyReady() {
+        boolean pending = false;
+        for (int i = 0; i < queues.length; i++) {
+            int w = (cursor + i) % queues.length;
+            if (!queues[w].isEmpty()) {
+                return w;
+            }
+            pending |= !ended[w];
+        }
+        return pending ? -1 : -2;
+    }
+
+    /** Closes every batch left and refuses new ones; wakes a waiting consumer. Idempotent. */
+    void close() {
+        ArrayDeque<BoardResult> left = new ArrayDeque<>();
+        lock.lock();
+        try {
+            closed = true;
+            for (ArrayDeque<BoardResult> q : queues) {
+                left.addAll(q);
+                q.clear();
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        for (BoardResult r : left) {
+            r.discard();
+        }
+    }
+}
