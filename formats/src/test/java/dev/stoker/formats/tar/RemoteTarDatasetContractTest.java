@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.remote.ShardCache;
 import com.sun.net.httpserver.HttpServer;
 import dev.stoker.contract.MapDatasetContract;
 import java.io.OutputStream;
