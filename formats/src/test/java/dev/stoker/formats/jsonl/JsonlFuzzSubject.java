@@ -1,5 +1,6 @@
 package dev.stoker.formats.jsonl;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.testing.Damage;
@@ -61,7 +62,7 @@ public final class JsonlFuzzSubject implements FuzzSubject {
                         refusedRead = true;
                     }
                 }
-            } catch (IOException e) {
+            } catch (IOException | DataFormatException e) { // a damaged index is refused at open
                 FormatErrors.requireNamed(e, file, false, FORMAT_ERRORS);
                 refusedOpen = true;
             }
