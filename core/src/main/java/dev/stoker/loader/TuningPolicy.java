@@ -13,7 +13,9 @@ import java.util.function.IntBinaryOperator;
  * <ol>
  *   <li>the batches in flight would pass the budget: one prefetch less, or one worker less;
  *   <li>other processes keep the cores busy (the machine at {@value #SATURATED} or more with at
- *       least a core's worth not ours): one worker less;
+ *       least a core's worth not ours): one worker less, and none added for the next
+ *       {@value #COOL_DOWN_WINDOWS} windows (prefetch may still grow), so that a busy machine
+ *       does not make the count swing;
  *   <li>the consumer waited more than {@value #WAITS} of the window: one worker more while the
  *       cores and the budget allow, then one prefetch more;
  *   <li>it waited less than {@value #IDLE} for {@value #QUIET_WINDOWS} windows in a row: one
@@ -28,6 +30,8 @@ public final class TuningPolicy {
     public static final double IDLE = 0.01;
     /** Busy share of the machine's cores from which they count as saturated. */
     public static final double SATURATED = 0.95;
+    /** Windows after a step down for busy cores in which no worker is added. */
+    public static final int COOL_DOWN_WINDOWS = 5;
     /** Idle windows in a row before a step down. */
     public static final int QUIET_WINDOWS = 3;
 
@@ -62,6 +66,7 @@ public final class TuningPolicy {
     private final IntBinaryOperator inFlight;
     private int floor = 1;
     private int quiet;
+    private int coolDown; // windows left in which no worker is added (the cores were busy with others)
     private int steppedDownFrom; // the worker count before the last step down for idleness, 0 when none
 
     /**
@@ -105,8 +110,13 @@ public final class TuningPolicy {
             return w > 1 ? new Change(new Settings(w - 1, p), Reason.MEMORY_BUDGET) : HOLD;
         }
         boolean saturated = saturatedByOthers(s);
+        boolean cooling = coolDown > 0;
+        if (cooling) {
+            coolDown--;
+        }
         if (saturated && w > 1) {
             quiet = 0;
+            coolDown = COOL_DOWN_WINDOWS;
             floor = Math.min(floor, w - 1);
             return new Change(new Settings(w - 1, p), Reason.CPU_SATURATED);
         }
@@ -116,7 +126,7 @@ public final class TuningPolicy {
                 floor = Math.max(floor, steppedDownFrom); // that step down made it wait: not again
                 steppedDownFrom = 0;
             }
-            if (w < maxWorkers && !saturated && fits(w + 1, p, s.batchBytes())) {
+            if (w < maxWorkers && !saturated && !cooling && fits(w + 1, p, s.batchBytes())) {
                 return new Change(new Settings(w + 1, p), Reason.CONSUMER_WAITS);
             }
             if (p < maxPrefetch && fits(w, p + 1, s.batchBytes())) {

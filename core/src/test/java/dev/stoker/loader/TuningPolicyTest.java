@@ -75,8 +75,21 @@ class TuningPolicyTest {
         assertThat(p.next(new Settings(1, 1), othersBusy)).isEqualTo(new Change(new Settings(1, 2),
                 Reason.CONSUMER_WAITS)); // one worker is the least: prefetch may still help
         Signals ourselves = new Signals(0.5, 0.99, 0.97, MB); // the machine is busy with us
-        assertThat(p.next(new Settings(4, 1), ourselves)).isEqualTo(new Change(new Settings(5, 1),
+        assertThat(policy(8, 1L << 40).next(new Settings(4, 1), ourselves)).isEqualTo(new Change(new Settings(5, 1),
                 Reason.CONSUMER_WAITS));
+    }
+
+    @Test
+    void afterBusyCoresTookAWorkerNoneIsAddedForAWhile() {
+        TuningPolicy p = policy(8, 1L << 40);
+        Settings s = apply(new Settings(4, 1), p.next(new Settings(4, 1), new Signals(0.5, 0.99, 0.3, MB)));
+        assertThat(s).isEqualTo(new Settings(3, 1));
+        for (int i = 0; i < TuningPolicy.COOL_DOWN_WINDOWS; i++) { // waiting, cores free again: prefetch only
+            s = apply(s, p.next(s, waits(0.5)));
+            assertThat(s.workers()).isEqualTo(3);
+        }
+        assertThat(s.prefetch()).isEqualTo(4);
+        assertThat(p.next(s, waits(0.5))).isEqualTo(new Change(new Settings(4, 4), Reason.CONSUMER_WAITS));
     }
 
     @Test
