@@ -38,8 +38,13 @@ class AutotuneLiveTest {
             }
             List<TuningDecision> log = loader.tuningLog();
             assertThat(log.getFirst()).isEqualTo(new TuningDecision(0, 1, 1, TuningDecision.Reason.START, Double.NaN));
-            assertThat(log).anySatisfy(d -> assertThat(d.reason()).isEqualTo(TuningDecision.Reason.CONSUMER_WAITS));
-            assertThat(loader.stats().workers()).isGreaterThan(1);
+            // a waiting consumer got more (workers, or prefetch where other processes keep the cores busy)
+            assertThat(log).anySatisfy(d -> {
+                assertThat(d.reason()).isEqualTo(TuningDecision.Reason.CONSUMER_WAITS);
+                assertThat(d.workers() + d.prefetch()).isGreaterThan(2);
+            });
+            assertThat(loader.stats().workers()).isEqualTo(log.getLast().workers());
+            assertThat(loader.stats().prefetch()).isEqualTo(log.getLast().prefetch());
             assertThat(loader.stats().tuningChanges()).isEqualTo(log.size());
             assertThat(log).extracting(TuningDecision::batch).isSorted();
         }

@@ -40,7 +40,7 @@ final class ResultBoard {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final Condition room = lock.newCondition();
+    private final Condition[] room; // per worker: its slot may be free; a tuned window wakes them all
     private final ArrayDeque<BoardResult>[] queues;
     private final boolean[] ended;
     private final int[] held; // per worker: batches made or being made and not taken
@@ -59,8 +59,10 @@ final class ResultBoard {
         this.queues = new ArrayDeque[workers];
         this.ended = new boolean[workers];
         this.held = new int[workers];
+        this.room = new Condition[workers];
         for (int w = 0; w < workers; w++) {
             queues[w] = new ArrayDeque<>();
+            room[w] = lock.newCondition();
         }
         this.live = live;
         this.inOrder = inOrder;
@@ -89,7 +91,7 @@ final class ResultBoard {
         lock.lockInterruptibly();
         try {
             while (!closed && (held[w] >= live.prefetch() || position >= 0 && position - taken >= live.window())) {
-                room.await();
+                room[w].await();
             }
             held[w]++;
         } finally {
@@ -102,7 +104,7 @@ final class ResultBoard {
         lock.lock();
         try {
             held[w]--;
-            room.signalAll();
+            room[w].signal();
         } finally {
             lock.unlock();
         }
@@ -112,9 +114,15 @@ final class ResultBoard {
     void wake() {
         lock.lock();
         try {
-            room.signalAll();
+            wakeAll();
         } finally {
             lock.unlock();
+        }
+    }
+
+    private void wakeAll() {
+        for (Condition c : room) {
+            c.signal();
         }
     }
 
@@ -183,7 +191,11 @@ final class ResultBoard {
                     BoardResult result = queues[w].poll();
                     held[w]--;
                     taken++;
-                    room.signalAll();
+                    if (live.tuned()) {
+                        wakeAll(); // the window moved: any worker may start now
+                    } else {
+                        room[w].signal(); // only w's slot came free
+                    }
                     cursor = (w + 1) % queues.length;
                     return result;
                 }
@@ -233,7 +245,7 @@ final class ResultBoard {
         lock.lock();
         try {
             closed = true;
-            room.signalAll();
+            wakeAll();
             for (ArrayDeque<BoardResult> q : queues) {
                 left.addAll(q);
                 q.clear();
