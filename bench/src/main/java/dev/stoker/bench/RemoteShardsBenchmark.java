@@ -1,8 +1,8 @@
 package dev.stoker.bench;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.stoker.formats.remote.ShardCache;
 import dev.stoker.formats.tar.RemoteTarDataset;
-import dev.stoker.formats.tar.ShardCache;
 import dev.stoker.formats.tar.ShardWriter;
 import dev.stoker.formats.tar.TarSample;
 import dev.stoker.loader.Batch;

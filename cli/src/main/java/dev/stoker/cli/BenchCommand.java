@@ -173,7 +173,7 @@ final class BenchCommand implements Callable<Integer> {
             // Seeds after the timed ones: the warm-up shares no order with a reported repetition.
             // Only the first warm-up counts on the progress bar, whose length is known in advance.
             try (DataLoader<?> loader = workload.newLoader(c, timedReps + i, dataFolder)) {
-                Timer.run(loader, epochs, i < warmups ? progress::batch : () -> { });
+                Timer.run(loader, epochs, workload::step, i < warmups ? progress::batch : () -> { });
             }
         }
         List<Measurement> measured = new ArrayList<>();
@@ -182,7 +182,7 @@ final class BenchCommand implements Callable<Integer> {
             for (int rep = 0; rep < timedReps; rep++) {
                 progress.repetition(c, "rep " + (rep + 1) + "/" + timedReps);
                 try (DataLoader<?> loader = workload.newLoader(c, rep, dataFolder)) {
-                    measured.add(Timer.run(loader, epochs, progress::batch));
+                    measured.add(Timer.run(loader, epochs, workload::step, progress::batch));
                 }
             }
             peakRss = peak.peakRssBytes();

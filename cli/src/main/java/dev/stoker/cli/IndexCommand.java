@@ -1,11 +1,11 @@
 package dev.stoker.cli;
 
-import dev.stoker.formats.tar.HttpShards;
+import dev.stoker.data.DataFormatException;
+import dev.stoker.formats.remote.RemoteSettings;
 import dev.stoker.formats.tar.IndexedTarDataset;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
 import dev.stoker.formats.tar.ShardSources;
-import dev.stoker.formats.tar.TarException;
 import dev.stoker.formats.tar.TarReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -92,7 +92,7 @@ final class IndexCommand implements Callable<Integer> {
                     }
                     Files.createDirectories(outDir);
                     try (Arena arena = Arena.ofConfined(); TarReader reader = ShardSources.open(name, arena,
-                            HttpShards.defaultClient(), HttpShards.DEFAULT_READ_AHEAD)) {
+                            RemoteSettings.defaultClient(), RemoteSettings.DEFAULT_READ_AHEAD)) {
                         ShardIndex.scanStream(reader).write(target);
                     }
                     written++;
@@ -102,7 +102,7 @@ final class IndexCommand implements Callable<Integer> {
                 List<Path> w = IndexedTarDataset.indexAll(List.of(name), force);
                 written += w.size();
                 out.println(w.isEmpty() ? name + ": has an index already (--force rewrites it)" : "wrote " + w.getFirst());
-            } catch (TarException | IOException | UncheckedIOException | IllegalArgumentException e) {
+            } catch (DataFormatException | IOException | UncheckedIOException | IllegalArgumentException e) {
                 failed++;
                 err.println("stoker index: " + e.getMessage());
             }

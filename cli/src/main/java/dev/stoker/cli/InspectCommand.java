@@ -1,13 +1,13 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.npy.NpyFile;
 import dev.stoker.formats.npy.NpyHeader;
-import dev.stoker.formats.tar.HttpShards;
+import dev.stoker.formats.remote.RemoteSettings;
 import dev.stoker.formats.tar.IndexFormatException;
 import dev.stoker.formats.tar.ShardIndex;
 import dev.stoker.formats.tar.ShardPatterns;
 import dev.stoker.formats.tar.ShardSources;
-import dev.stoker.formats.tar.TarException;
 import dev.stoker.formats.tar.TarReader;
 import dev.stoker.formats.tokens.TokenFile;
 import dev.stoker.formats.tokens.TokenType;
@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "inspect",
         sortOptions = false,
-        header = "Show what a tar shard, shard index, MDS dataset, .npy or token file holds.",
+        header = "Show what a tar shard, shard index, MDS dataset, .npy or token file, Parquet, JSONL or Megatron"
+                + " dataset holds.",
         description = {
             "Reads each file and prints what is inside it:",
             "",
@@ -51,6 +52,14 @@ import picocli.CommandLine.Spec;
             "         folder of tar shards written by stoker pack: whether each set",
             "         is complete (its NAME.stoker-manifest lists every shard) or",
             "         INCOMPLETE (a pack in progress or killed, shards changed)",
+            "  .parquet, or a folder of them (a Hugging Face dataset with --split):",
+            "         rows, row groups, columns, a histogram of the lengths of the",
+            "         first list or text column, the first rows",
+            "  .jsonl (.jsonl.gz)  lines, whether its line index (.lines) matches,",
+            "         a histogram of line lengths, the first lines",
+            "  PREFIX, PREFIX.idx or PREFIX.bin of a Megatron-LM / NeMo indexed",
+            "         dataset: sequences, documents, dtype, a histogram of sequence",
+            "         lengths, the first tokens of the first sequences",
             "",
             "A damaged file is reported with the byte offset of the damage; the exit",
             "status is 1 when any file had an error. Shard names may use braces:",
@@ -64,7 +73,9 @@ import picocli.CommandLine.Spec;
             "  stoker inspect http://host/data/shard-000003.tar",
             "  stoker inspect shards/shard-000000.tar.idx data/labels.npy",
             "  stoker inspect --tokens u32 data/train.bin",
-            "  stoker inspect data/mds/train"
+            "  stoker inspect data/mds/train",
+            "  stoker inspect --split train /data/hf/my-dataset",
+            "  stoker inspect data/train.jsonl data/wiki_text_document"
         })
 final class InspectCommand implements Callable<Integer> {
 
@@ -81,6 +92,11 @@ final class InspectCommand implements Callable<Integer> {
     @Option(names = "--tokens", paramLabel = "TYPE", defaultValue = "u16",
             description = "The token type of .bin files: u16 or u32 (default: ${DEFAULT-VALUE}).")
     String tokenType;
+
+    @Option(names = "--split", paramLabel = "NAME",
+            description = "For a Hugging Face dataset folder: the split to inspect (its"
+                    + " data/NAME-NNNNN-of-MMMMM.parquet shards).")
+    String split;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
     boolean help;
@@ -104,8 +120,13 @@ final class InspectCommand implements Callable<Integer> {
         for (String name : names) {
             String lower = name.toLowerCase(Locale.ROOT);
             boolean ok;
+            Path megatron = ShardSources.isStreamed(name) ? null : LanguageModelInspection.megatronPrefix(name);
             if (ShardSources.isStreamed(name)) {
                 ok = inspectShard(out, name);
+            } else if (megatron != null) {
+                ok = LanguageModelInspection.megatron(out, err, megatron, show);
+            } else if (LanguageModelInspection.isJsonl(name)) {
+                ok = LanguageModelInspection.jsonl(out, err, Path.of(name), show);
             } else if (Files.isRegularFile(Path.of(name).resolve("index.json")) || lower.endsWith("index.json")) {
                 Path dir = lower.endsWith("index.json") ? Path.of(name).toAbsolutePath().getParent() : Path.of(name);
                 ok = MdsInspection.inspect(out, err, dir, show);
@@ -117,6 +138,8 @@ final class InspectCommand implements Callable<Integer> {
             } else if (!ShardSetInspection.manifestsIn(Path.of(name)).isEmpty()) {
                 ok = ShardSetInspection.manifestsIn(Path.of(name)).stream()
                         .map(m -> ShardSetInspection.inspectSet(out, m)).reduce(true, Boolean::logicalAnd);
+            } else if (split != null || LanguageModelInspection.isParquet(Path.of(name))) {
+                ok = LanguageModelInspection.parquet(out, err, Path.of(name), split, show);
             } else if (lower.endsWith(".idx")) {
                 ok = inspectIndex(out, Path.of(name));
             } else if (lower.endsWith(".npy")) {
@@ -127,7 +150,8 @@ final class InspectCommand implements Callable<Integer> {
                 ok = inspectShard(out, name);
             } else {
                 error(out, name + ": not a file stoker inspect knows (.tar, .tar.gz, .idx, .npy, .bin, an MDS folder"
-                        + " with its index.json, an http(s) shard URL or a pipe: command)");
+                        + " with its index.json, an http(s) shard URL or a pipe: command, .parquet or a folder of"
+                        + " them, .jsonl, a Megatron dataset's prefix)");
                 ok = false;
             }
             failed |= !ok;
@@ -154,15 +178,15 @@ final class InspectCommand implements Callable<Integer> {
         ShardReport r = new ShardReport(show);
         long length = -1;
         try (Arena arena = Arena.ofConfined();
-             TarReader tar = ShardSources.open(name, arena, HttpShards.defaultClient(),
-                     HttpShards.DEFAULT_READ_AHEAD)) {
+             TarReader tar = ShardSources.open(name, arena, RemoteSettings.defaultClient(),
+                     RemoteSettings.DEFAULT_READ_AHEAD)) {
             if (!streamed) {
                 length = Files.size(Path.of(name));
             }
             while (tar.hasNext()) {
                 r.add(tar.next());
             }
-        } catch (TarException e) {
+        } catch (DataFormatException e) { // a damaged shard, or one that could not be fetched
             r.error = e.getMessage();
         } catch (IOException e) {
             r.error = e.getMessage();

@@ -1,7 +1,7 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.mds.MdsDataset;
-import dev.stoker.formats.mds.MdsFormatException;
 import dev.stoker.formats.mds.MdsOptions;
 import dev.stoker.formats.mds.MdsSample;
 import dev.stoker.tensor.Tensor;
@@ -47,7 +47,7 @@ final class MdsInspection {
                 }
             }
             return true;
-        } catch (MdsFormatException | IllegalArgumentException | UncheckedIOException e) {
+        } catch (DataFormatException | IllegalArgumentException | UncheckedIOException e) {
             out.flush();
             err.println(dir + ": error: " + e.getMessage());
             return false;

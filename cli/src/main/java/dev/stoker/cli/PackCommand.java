@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.lmdb.LmdbWriter;
 import dev.stoker.formats.mds.MdsWriter;
 import dev.stoker.formats.tar.ShardWriter;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "pack",
         sortOptions = false,
-        header = "Pack a folder or a JSONL file into WebDataset tar shards or an LMDB environment.",
+        header = "Pack a folder or a JSONL file into WebDataset tar shards or an LMDB environment, or tokenize text into token shards.",
         description = {
             "Writes tar shards that WebDataset, Python's tarfile, GNU tar and Stoker",
             "read, each with a small .idx file beside it so that Stoker can also read",
@@ -72,6 +73,16 @@ import picocli.CommandLine.Spec;
             "int, others: bytes); every sample must have the same fields. --max-bytes",
             "is the shard size limit (default 64M, Streaming's); --compression zstd",
             "or gz compresses the shards, --hashes records sha1, md5, ... of each.",
+            "",
+            "--tokenizer tokenizer.json|x.model tokenizes text instead: INPUT is a JSONL",
+            "file (.gz too), a folder of them, or Parquet (a file, a folder, a Hugging",
+            "Face layout), the text in the field or column --text-field names. Each",
+            "document's ids are followed by the tokenizer's end-of-text token (Megatron's",
+            "--append-eod) unless --no-eod. --to megatron writes a Megatron-LM indexed",
+            "dataset at the prefix -o names (PREFIX.bin and PREFIX.idx, uint16 below",
+            "65,500 ids, else int32, as Megatron picks); --to mds one token column",
+            "(ndarray:uint16 or int32), a sample per document; --to tokens one flat file",
+            "of uint16 (or uint32) ids. Written aside, published whole at the end.",
             ""
         },
         footerHeading = "%nExamples:%n",
@@ -81,6 +92,8 @@ import picocli.CommandLine.Spec;
             "  stoker pack captions.jsonl -o text/part-%%05d.tar.gz",
             "  stoker pack data/jpeg --to lmdb -o data/lmdb --shuffle --seed 3",
             "  stoker pack data/jpeg --to mds -o data/mds --compression zstd --hashes sha1",
+            "  stoker pack train.jsonl --tokenizer tokenizer.json --to megatron -o data/train_text_document",
+            "  stoker pack data/hf-dataset --tokenizer tokenizer.model --to tokens -o train.bin",
             "",
             "Then: stoker inspect shards/shard-000000.tar"
         })
@@ -94,8 +107,20 @@ final class PackCommand implements Callable<Integer> {
 
     @Option(names = "--to", paramLabel = "FORMAT", defaultValue = "tar",
             description = "tar (WebDataset shards), lmdb (one LMDB environment) or mds (MosaicML Streaming's"
-                    + " MDS shards) (default: ${DEFAULT-VALUE}).")
+                    + " MDS shards); with --tokenizer: megatron, mds or tokens (default: ${DEFAULT-VALUE}).")
     String to;
+
+    @Option(names = "--tokenizer", paramLabel = "FILE",
+            description = "Tokenize text with this tokenizer.json or SentencePiece .model, into --to megatron, mds"
+                    + " or tokens.")
+    Path tokenizer;
+
+    @Option(names = "--text-field", paramLabel = "NAME", defaultValue = "text",
+            description = "With --tokenizer: the JSON field or Parquet column of the text (default: ${DEFAULT-VALUE}).")
+    String textField;
+
+    @Option(names = "--no-eod", description = "With --tokenizer: do not end each document with the end-of-text token.")
+    boolean noEod;
 
     @Option(names = {"-o", "--output"}, paramLabel = "PATTERN|DIR",
             description = "Where the shards go; the shard number goes in at %%06d "
@@ -158,6 +183,12 @@ final class PackCommand implements Callable<Integer> {
             return usageError("--layout is one of auto, imagefolder, files, jsonl; not '" + layout + "'");
         }
         String target = to.toLowerCase(Locale.ROOT);
+        if (tokenizer != null) {
+            return packTokens(target);
+        }
+        if (target.equals("megatron") || target.equals("tokens")) {
+            return usageError("--to " + target + " writes token ids: give the --tokenizer that makes them");
+        }
         if (!List.of("tar", "lmdb", "mds").contains(target)) {
             return usageError("--to is tar, lmdb or mds; not '" + to + "'");
         }
@@ -206,7 +237,7 @@ final class PackCommand implements Callable<Integer> {
         ShardWriter writer;
         try {
             writer = builder.build();
-        } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException e) {
+        } catch (IllegalStateException | IllegalArgumentException | UncheckedIOException | DataFormatException e) {
             return failure(message(e));
         }
         // closed without its commit (a failure below), the writer deletes what it wrote: nothing half-done is published
@@ -225,7 +256,8 @@ final class PackCommand implements Callable<Integer> {
                 progress.sample(files, bytes);
             }
             writer.commit();
-        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
+        } catch (IOException | UncheckedIOException | IllegalArgumentException | IllegalStateException
+                 | DataFormatException e) { // DataFormatException: a shard set's (it was an IllegalStateException)
             return failure("packing " + input + " failed: " + message(e) + " (nothing was published: what this run"
                     + " wrote is deleted" + (overwrite ? ", and the set there before is as it was)" : ")"));
         }
@@ -239,6 +271,27 @@ final class PackCommand implements Callable<Integer> {
                 shards.size() > 1 ? " ... " + shards.getLast().path() : "", writer.manifest().getFileName());
         summaryTail(out, source, totalBytes, seconds);
         return CommandLine.ExitCode.OK;
+    }
+
+    /** --tokenizer: text through the tokenizer into Megatron, MDS or a flat token file ({@link PackTokens}). */
+    private int packTokens(String target) {
+        if (target.equals("tar")) {
+            target = "megatron"; // tar has no token form: the default for text is Megatron's
+        }
+        if (!List.of("megatron", "mds", "tokens").contains(target)) {
+            return usageError("with --tokenizer, --to is megatron, mds or tokens; not '" + to + "'");
+        }
+        Integer refused = refuse(" not for --tokenizer", "--max-samples", maxSamples != null, "--no-index", noIndex,
+                "--shuffle", shuffle, "--single-file", singleFile, "--compression", compression != null,
+                "--hashes", hashes != null, "--layout", !layout.equals("auto"));
+        if (refused != null) {
+            return refused;
+        }
+        if (maxBytes != null && !target.equals("mds")) {
+            return usageError("--max-bytes is for --to mds (a Megatron dataset and a token file are one file each)");
+        }
+        return new PackTokens(input, tokenizer, textField, target, output, !noEod, overwrite, quiet, maxBytes,
+                spec.commandLine().getOut(), spec.commandLine().getErr()).run();
     }
 
     /** --to lmdb: the tar-only options refused, then the samples into one environment. */

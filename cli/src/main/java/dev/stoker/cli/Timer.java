@@ -2,6 +2,7 @@ package dev.stoker.cli;
 
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
+import java.util.function.Consumer;
 
 /**
  * Times one repetition the way {@code WORKLOADS.md} defines it: from the first
@@ -13,12 +14,13 @@ final class Timer {
     private Timer() {}
 
     /**
-     * Runs {@code epochs} epochs of {@code loader} through the null consumer.
+     * Runs {@code epochs} epochs of {@code loader} through the workload's {@code step} and the null consumer.
      *
+     * @param step       the workload's {@link Workload#step} on each batch, timed
      * @param afterBatch called after each batch, inside the timed region, so it must be cheap
      *                   (a progress bar's counter)
      */
-    static Measurement run(DataLoader<?> loader, int epochs, Runnable afterBatch) {
+    static Measurement run(DataLoader<?> loader, int epochs, Consumer<Batch> step, Runnable afterBatch) {
         long samples = 0;
         long batches = 0;
         long firstBatch = -1;
@@ -29,6 +31,7 @@ final class Timer {
                     if (firstBatch < 0) {
                         firstBatch = System.nanoTime() - start;
                     }
+                    step.accept(batch);
                     samples += NullConsumer.consume(batch);
                 }
                 batches++;

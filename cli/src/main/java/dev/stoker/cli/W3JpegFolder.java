@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import java.util.stream.LongStream;
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
@@ -50,6 +51,8 @@ public final class W3JpegFolder implements Workload {
     static final String GENERATED = "jpeg-w3-generated";
 
     private final WorkloadSpec spec;
+    private final Supplier<ImagePipeline> pipelines;
+    private final String summary;
     private ImagePipeline pipeline;
     private JpegDataset<ImageBytes> dataset;
 
@@ -60,8 +63,16 @@ public final class W3JpegFolder implements Workload {
 
     /** A W3 over the first {@code samples} files (or a generated folder of that many), for tests. */
     public W3JpegFolder(int samples) {
-        this.spec = new WorkloadSpec("W3", "jpeg-folder", WorkloadSpec.Data.MADE_IF_MISSING, 1, BATCH, samples,
-                3L * SIZE * SIZE * Float.BYTES);
+        this(new WorkloadSpec("W3", "jpeg-folder", WorkloadSpec.Data.MADE_IF_MISSING, 1, BATCH, samples,
+                3L * SIZE * SIZE * Float.BYTES), () -> ImagePipeline.train(SIZE),
+                "ImageFolder of JPEGs, RandomResizedCrop 224 + flip + Normalize into (64,3,224,224) f32, shuffled");
+    }
+
+    /** W3's data and loader with another spec and per-image pipeline: {@link W3Recipe}. */
+    W3JpegFolder(WorkloadSpec spec, Supplier<ImagePipeline> pipelines, String summary) {
+        this.spec = spec;
+        this.pipelines = pipelines;
+        this.summary = summary;
     }
 
     @Override
@@ -76,7 +87,7 @@ public final class W3JpegFolder implements Workload {
 
     @Override
     public String summary() {
-        return "ImageFolder of JPEGs, RandomResizedCrop 224 + flip + Normalize into (64,3,224,224) f32, shuffled";
+        return summary;
     }
 
     /** The images found, once the folder is read: a folder may hold fewer than asked for. */
@@ -92,7 +103,7 @@ public final class W3JpegFolder implements Workload {
 
     @Override
     public DataLoader<?> newLoader(Configuration c, long seed, Path data) {
-        return ImageRows.loader("W3", dataset(data), c, seed);
+        return ImageRows.loader(spec.name(), dataset(data), c, seed);
     }
 
     private synchronized JpegDataset<ImageBytes> dataset(Path data) {
@@ -103,8 +114,8 @@ public final class W3JpegFolder implements Workload {
                 var folder = ImageFolder.scan(root).dataset();
                 Dataset<ImageBytes> files = folder.size() > samples
                         ? Datasets.subset(folder, LongStream.range(0, samples).toArray()) : folder;
-                pipeline = ImagePipeline.train(SIZE);
-                System.err.println("W3: " + root + ", " + files.size() + " images; decoder: " + pipeline.decoder().describe());
+                pipeline = pipelines.get();
+                System.err.println(spec.name() + ": " + root + ", " + files.size() + " images; decoder: " + pipeline.decoder().describe());
                 dataset = JpegDataset.of(files, s -> EncodedImage.of(s.bytes(), s.label(), s.path().toString()), pipeline);
             } catch (IOException e) {
                 throw new UncheckedIOException("W3: cannot read its image folder: " + e.getMessage(), e);

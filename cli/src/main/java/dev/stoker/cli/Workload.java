@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import java.nio.file.Path;
 import java.util.List;
@@ -85,6 +86,13 @@ public interface Workload extends AutoCloseable {
      * @param data the benchmark data folder, or {@code null} when {@link #needsData()} is false
      */
     DataLoader<?> newLoader(Configuration configuration, long seed, Path data);
+
+    /**
+     * What the training loop does to each batch before the null consumer reads it, timed with
+     * the loading: nothing for most workloads; W3-recipe's MixUp or CutMix, run on the batch in
+     * the loop as a Stoker user runs a {@code BatchOp}.
+     */
+    default void step(Batch batch) {}
 
     /**
      * Frees what the workload keeps between repetitions (W6's in-memory tensors). Called once,

@@ -33,8 +33,11 @@ final class Workloads {
             case "W5" -> Optional.of(new W5TarShards(samples == null ? W5TarShards.SAMPLES : samples));
             case "W7" -> Optional.of(new W7Hdf5(samples == null ? W7Hdf5.SAMPLES : samples));
             case "W8" -> Optional.of(new W8Lmdb(samples == null ? W8Lmdb.SAMPLES : samples));
+            case "W9" -> Optional.of(samples == null ? new W9Packing() : new W9Packing(samples));
+            case "W10" -> Optional.of(new W10TextWindows(samples == null ? W10TextWindows.SAMPLES : samples));
             case "W2-MDS" -> Optional.of(new W2MdsTokens(samples == null ? W2TokenMemmap.SAMPLES : samples));
             case "W3-MDS" -> Optional.of(new W3MdsJpeg(samples == null ? W3JpegFolder.SAMPLES : samples));
+            case "W3-RECIPE" -> Optional.of(new W3Recipe(samples == null ? W3JpegFolder.SAMPLES : samples));
             default -> Optional.empty();
         };
     }
@@ -85,7 +88,7 @@ final class Workloads {
         // Made only to be described: W6's tensors are made by its first loader, not here.
         List<Workload> available = List.of(new W1Synthetic(), new W2TokenMemmap(), new W3JpegFolder(),
                 new W4VarlenCollate(), new W5TarShards(), new W6InMemoryTensors(),
-                new W7Hdf5(), new W8Lmdb(), new W2MdsTokens(), new W3MdsJpeg());
+                new W7Hdf5(), new W8Lmdb(), new W9Packing(), new W10TextWindows(), new W2MdsTokens(), new W3MdsJpeg(), new W3Recipe());
         return "Available:\n"
                 + available.stream()
                         .map(w -> "  " + w.name() + " " + w.title() + ": " + w.summary()

@@ -1,6 +1,9 @@
 package dev.stoker.packing;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.data.FillableDataset;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import dev.stoker.random.Seeds;
 import dev.stoker.sampler.FeistelPermutation;
 
@@ -53,6 +56,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 public final class PackedDataset implements Dataset<PackedRow> {
     private static final long PACKING_STREAM = 0x7061636BL; // "pack": a key apart from the loader's shuffle
+    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final int CACHED_WINDOWS = 64; // plans kept, window w in slot w % 64: a few MB at most
 
     private final Dataset<int[]> examples;
@@ -220,6 +224,64 @@ public final class PackedDataset implements Dataset<PackedRow> {
         }
         int[] cuSeqlens = bounds.stream().mapToInt(Integer::intValue).toArray();
         return new PackedRow(inputIds, labels, positionIds, attentionMask, cuSeqlens, longest, List.of(segments));
+    }
+
+    /**
+     * The rows as a fillable dataset: the loader writes {@code input_ids}, {@code labels},
+     * {@code position_ids} and {@code attention_mask}, each {@code (maxLength)} int64, straight into
+     * its pooled batch ({@code (n, maxLength)} per field), with no per-row arrays and no collate.
+     * What a variable-length kernel also wants, {@code cu_seqlens}, varies in length from batch to
+     * batch and so has no place in a fixed layout: take {@link PackedCollate} for it, or derive it
+     * from the position ids (a segment starts where they are 0).
+     *
+     * <pre>{@code
+     * DataLoader<PackedRow> loader = DataLoader.builder(rows.fillable()).batchSize(8).shuffle(true).build();
+     * }</pre>
+     */
+    public FillableDataset<PackedRow> fillable() {
+        return new PackedFill(this);
+    }
+
+    /**
+     * Writes row {@code index} into four int64 rows of {@code maxLength}: the fill path's
+     * {@link #get}, the same values.
+     */
+    void fill(long index, MemorySegment inputIds, MemorySegment labels, MemorySegment positionIds,
+            MemorySegment attentionMask) {
+        Segment[] segments = rowSegments(index);
+        long[] wanted = new long[segments.length];
+        for (int k = 0; k < segments.length; k++) {
+            wanted[k] = segments[k].example();
+        }
+        List<int[]> tokens = examples.getBatch(wanted);
+        int at = 0;
+        for (int k = 0; k < segments.length; k++) {
+            Segment s = segments[k];
+            int e = (int) s.example();
+            int[] ids = tokens.get(k);
+            if (ids.length != lengths[e]) {
+                throw new IllegalStateException("example " + e + " of " + examples.name() + " has " + ids.length
+                        + " tokens, but its length was given as " + lengths[e]);
+            }
+            int prompt = promptLengths == null ? 0 : promptLengths[e];
+            for (int t = 0; t < s.length(); t++) {
+                int p = s.offset() + t;
+                long o = (long) (at + t) * Long.BYTES;
+                inputIds.set(I64, o, ids[p]);
+                boolean ignored = p < prompt || (maskBoundaries && t == 0);
+                labels.set(I64, o, ignored ? ignoreIndex : ids[p]);
+                positionIds.set(I64, o, t);
+                attentionMask.set(I64, o, 1);
+            }
+            at += s.length();
+        }
+        for (int t = 0; at + t < maxLength; t++) {
+            long o = (long) (at + t) * Long.BYTES;
+            inputIds.set(I64, o, padTokenId);
+            labels.set(I64, o, ignoreIndex);
+            positionIds.set(I64, o, t);
+            attentionMask.set(I64, o, 0);
+        }
     }
 
     @Override

@@ -223,7 +223,7 @@ class FillPathTest {
     }
 
     /** {@link Flaky} with a {@code fillBatch} of its own. */
-    private static final class FlakyBatched extends Flaky {
+    private static class FlakyBatched extends Flaky {
         FlakyBatched(long bad) {
             super(bad);
         }
@@ -234,6 +234,40 @@ class FillPathTest {
                 fill(indices[j], slots.slot(j));
             }
         }
+    }
+
+    @Test
+    void theIoModeLeavesADatasetsOwnFillBatchOnTheFillPath() {
+        // found in issue 20's redesign: the I/O mode wrapped such a dataset for its getBatch, so
+        // its batches were collated and its own fillBatch never ran
+        int[] calls = {0};
+        FlakyBatched ds = new FlakyBatched(-1) {
+            @Override
+            public void fillBatch(long[] indices, BatchSlots slots) {
+                calls[0]++;
+                super.fillBatch(indices, slots);
+            }
+        };
+        List<byte[]> plain = new ArrayList<>();
+        try (DataLoader<Object> loader = DataLoader.builder(ds).batchSize(3).build()) {
+            for (Batch b : loader) {
+                try (b) {
+                    plain.add(b.tensor("image").segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                }
+            }
+        }
+        calls[0] = 0;
+        List<byte[]> io = new ArrayList<>();
+        try (DataLoader<Object> loader = DataLoader.builder(ds).batchSize(3).ioConcurrency(3).build()) {
+            for (Batch b : loader) {
+                try (b) {
+                    io.add(b.tensor("image").segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                }
+            }
+            assertThat(loader.pool().lentBytes()).isZero();
+        }
+        assertThat(calls[0]).isEqualTo(4);
+        assertThat(io).containsExactlyElementsOf(plain);
     }
 
     @Test

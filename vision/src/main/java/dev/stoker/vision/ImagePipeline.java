@@ -11,10 +11,12 @@ import dev.stoker.vision.augment.TrivialAugmentWide;
 import dev.stoker.vision.decode.DecodeOptions;
 import dev.stoker.vision.decode.DecodeSession;
 import dev.stoker.vision.decode.DecodedImage;
+import dev.stoker.vision.decode.DecodedRegion;
 import dev.stoker.vision.decode.ImageDecoder;
 import dev.stoker.vision.decode.ImageHeader;
 import dev.stoker.vision.decode.ScalingFactor;
 import dev.stoker.vision.transform.CenterCrop;
+import dev.stoker.vision.transform.CropBox;
 import dev.stoker.vision.transform.Geometry;
 import dev.stoker.vision.transform.ImageTransform;
 import dev.stoker.vision.transform.Normalize;
@@ -26,6 +28,7 @@ import dev.stoker.vision.transform.Resize;
 import dev.stoker.vision.transform.SampleRandom;
 import dev.stoker.vision.transform.Scratch;
 import dev.stoker.vision.transform.SizeEffect;
+import dev.stoker.vision.transform.SourcePixels;
 import dev.stoker.vision.transform.TensorOp;
 import dev.stoker.vision.transform.Tile;
 import java.lang.foreign.Arena;
@@ -73,6 +76,7 @@ public final class ImagePipeline implements AutoCloseable {
     private final List<TensorOp> tensorOps;
     private final Normalize normalize;
     private final boolean dctScaling;
+    private final boolean cropDecode;
     private final ImageDecoder decoder;
     private final boolean ownsDecoder;
     private final boolean random;
@@ -84,6 +88,7 @@ public final class ImagePipeline implements AutoCloseable {
         this.tensorOps = List.copyOf(b.tensorOps);
         this.normalize = b.normalize;
         this.dctScaling = b.dctScaling;
+        this.cropDecode = b.cropDecode;
         this.ownsDecoder = b.decoder == null;
         this.decoder = b.decoder != null ? b.decoder : ImageDecoder.create(b.decodeOptions);
         this.random = transforms.stream().anyMatch(ImageTransform::isRandom)
@@ -165,7 +170,17 @@ public final class ImagePipeline implements AutoCloseable {
      */
     private void render(DecodeSession session, Geometry g, Tensor slot, SampleRandom random) {
         long t = Stages.start();
-        DecodedImage image = session.decode(scaleFor(g));
+        SourcePixels source;
+        if (cropDecode) {
+            CropBox need = g.sourceRegion();
+            DecodedRegion region = session.decodeRegion(scaleFor(g), need.left(), need.top(), need.width(), need.height());
+            DecodedImage image = region.image();
+            source = new SourcePixels(image.pixels(), image.width(), image.height(), region.left(), region.top(),
+                    region.fullWidth(), region.fullHeight());
+        } else {
+            DecodedImage image = session.decode(scaleFor(g));
+            source = SourcePixels.whole(image.pixels(), image.width(), image.height());
+        }
         t = Stages.end(Stage.DECODE, t);
         Scratch scratch = scratches.poll();
         if (scratch == null) {
@@ -173,10 +188,10 @@ public final class ImagePipeline implements AutoCloseable {
         }
         try {
             if (pixelOps.isEmpty()) {
-                Resampler.render(image.pixels(), image.width(), image.height(), g, normalize, slot, scratch);
+                Resampler.render(source, g, normalize, slot, scratch);
             } else {
                 Tile tile = scratch.tile();
-                Resampler.render(image.pixels(), image.width(), image.height(), g, tile, scratch);
+                Resampler.render(source, g, tile, scratch);
                 for (PixelOp op : pixelOps) {
                     op.apply(tile, random);
                 }
@@ -280,7 +295,8 @@ public final class ImagePipeline implements AutoCloseable {
     @Override
     public String toString() {
         return "ImagePipeline" + transforms + (pixelOps.isEmpty() ? "" : " + " + pixelOps) + " + " + normalize
-                + (tensorOps.isEmpty() ? "" : " + " + tensorOps) + (dctScaling ? ", DCT scaling" : "");
+                + (tensorOps.isEmpty() ? "" : " + " + tensorOps) + (dctScaling ? ", DCT scaling" : "")
+                + (cropDecode ? ", crop decode" : "");
     }
 
     /**
@@ -296,6 +312,7 @@ public final class ImagePipeline implements AutoCloseable {
         private final List<TensorOp> tensorOps = new ArrayList<>();
         private Normalize normalize = Normalize.IMAGENET;
         private boolean dctScaling = true;
+        private boolean cropDecode = true;
         private ImageDecoder decoder;
         private DecodeOptions decodeOptions = DecodeOptions.defaults();
 
@@ -352,6 +369,30 @@ public final class ImagePipeline implements AutoCloseable {
          */
         public Builder dctScaling(boolean dctScaling) {
             this.dctScaling = dctScaling;
+            return this;
+        }
+
+        /**
+         * Whether a JPEG is first cut, losslessly, to the MCUs that hold the source region the
+         * output reads (libjpeg-turbo's crop transform), and only that part decoded, when the
+         * region is small enough for this to save time (default true; see
+         * {@link dev.stoker.vision.decode.DecodeSession#decodeRegion}). The pixels then differ
+         * from a whole decode's along the cut, by the chroma upsampling; false decodes the whole
+         * image. With {@code dctScaling(false)} too, the output is PIL's, bit for bit
+         * ({@link #exact()}).
+         */
+        public Builder cropDecode(boolean cropDecode) {
+            this.cropDecode = cropDecode;
+            return this;
+        }
+
+        /**
+         * PIL's pixels, bit for bit: every image decoded whole, at full size ({@code cropDecode(false)},
+         * {@code dctScaling(false)}).
+         */
+        public Builder exact() {
+            this.cropDecode = false;
+            this.dctScaling = false;
             return this;
         }
 

@@ -8,6 +8,7 @@ import dev.stoker.loader.LoaderState;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.augment.AugMix;
 import dev.stoker.vision.augment.AutoAugment;
 import dev.stoker.vision.augment.ColorJitter;
 import dev.stoker.vision.augment.GaussianBlur;
@@ -19,6 +20,7 @@ import dev.stoker.vision.augment.RandomAutocontrast;
 import dev.stoker.vision.augment.RandomEqualize;
 import dev.stoker.vision.augment.RandomErasing;
 import dev.stoker.vision.augment.RandomGrayscale;
+import dev.stoker.vision.augment.RandomPerspective;
 import dev.stoker.vision.augment.RandomPosterize;
 import dev.stoker.vision.augment.RandomRotation;
 import dev.stoker.vision.augment.RandomSolarize;
@@ -57,6 +59,7 @@ class AugmentChainPropertyTest {
     private static final List<Function<SplittableRandom, PixelOp>> PIXEL_OPS = List.of(
             r -> new ColorJitter(r.nextDouble(0, 0.8), r.nextDouble(0, 0.8), r.nextDouble(0, 0.8), r.nextDouble(0, 0.5)),
             r -> new RandomGrayscale(r.nextDouble()),
+            r -> new RandomPerspective(r.nextDouble(), r.nextDouble(), r.nextBoolean() ? Interpolation.BILINEAR : Interpolation.NEAREST),
             r -> new GaussianBlur(1 + 2 * r.nextInt(4), 0.1, 0.1 + r.nextDouble(3)),
             r -> new RandomSolarize(r.nextInt(257), r.nextDouble()),
             r -> new RandomPosterize(r.nextInt(9), r.nextDouble()),
@@ -66,6 +69,8 @@ class AugmentChainPropertyTest {
             r -> new TrivialAugmentWide(r.nextBoolean() ? Interpolation.NEAREST : Interpolation.BILINEAR),
             r -> new RandAugment(1 + r.nextInt(3), r.nextInt(31)),
             r -> new AutoAugment(),
+            r -> new AugMix(1 + r.nextInt(10), 1 + r.nextInt(4), r.nextInt(5) - 1, r.nextDouble(0.2, 2), r.nextBoolean(),
+                    r.nextBoolean() ? Interpolation.NEAREST : Interpolation.BILINEAR),
             r -> new RandomRotation(-r.nextDouble(180), r.nextDouble(180), Interpolation.BILINEAR),
             r -> RandomAffine.of(r.nextDouble(45)).translate(r.nextDouble(0.3), r.nextDouble(0.3))
                     .scale(0.7, 0.7 + r.nextDouble(0.6)).shear(-10, 10, -5, 5));
@@ -104,9 +109,15 @@ class AugmentChainPropertyTest {
     @Test
     void shapesRangesWorkersAndResume() {
         SplittableRandom r = new SplittableRandom(2026);
+        java.util.Set<String> kinds = new java.util.TreeSet<>();
         try (BufferPool pool = BufferPool.builder().name("chains").build()) {
             for (int trial = 0; trial < 16; trial++) {
                 Chain c = chain(r);
+                for (String kind : List.of("AugMix", "TrivialAugmentWide", "RandomPerspective")) {
+                    if (c.description().contains(kind + "[")) {
+                        kinds.add(kind);
+                    }
+                }
                 try (ImagePipeline p = c.pipeline()) {
                     assertThat(p.outputShape()).as(c.description()).isEqualTo(Shape.of(3, c.size(), c.size()));
                     JpegDataset<EncodedImage> ds = JpegDataset.of(JpegDatasetTest.images(SAMPLES, -1), p);
@@ -132,6 +143,8 @@ class AugmentChainPropertyTest {
             }
             assertThat(pool.lentCount()).isZero();
         }
+        assertThat(kinds).as("the chains drawn include the ops with working copies of their own")
+                .containsExactly("AugMix", "RandomPerspective", "TrivialAugmentWide");
     }
 
     /**

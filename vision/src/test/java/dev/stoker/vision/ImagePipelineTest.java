@@ -97,7 +97,7 @@ class ImagePipelineTest {
     void dctScalingStaysCloseToTheFullDecode() {
         // 80x60 shrunk to 16x12: the decoder may decode at 1/2, 1/4 (20x15 >= 16x12).
         try (ImagePipeline scaled = ImagePipeline.builder().add(Resize.to(12, 16)).build();
-             ImagePipeline full = ImagePipeline.builder().add(Resize.to(12, 16)).dctScaling(false).build();
+             ImagePipeline full = ImagePipeline.builder().add(Resize.to(12, 16)).exact().build();
              Arena arena = Arena.ofConfined()) {
             if (scaled.decoder().usesTurboJpeg()) {
                 assertThat(ScalingFactor.choose(scaled.decoder().scalingFactors(), 80, 60, 16, 12))
@@ -118,7 +118,7 @@ class ImagePipelineTest {
     void dctScaledCropsStayCloseToTheFullDecode() {
         // RandomResizedCrop(16) of an 80x60 image: crops of 32 pixels and more decode at 1/2 or less.
         try (ImagePipeline scaled = ImagePipeline.builder().add(new RandomResizedCrop(16)).build();
-             ImagePipeline full = ImagePipeline.builder().add(new RandomResizedCrop(16)).dctScaling(false).build();
+             ImagePipeline full = ImagePipeline.builder().add(new RandomResizedCrop(16)).exact().build();
              Arena arena = Arena.ofConfined()) {
             for (long i = 0; i < 30; i++) {
                 float[] a = scaled.apply(PHOTO, "photo", SampleRandom.of(4, 0, i), DType.F32, arena).toFloatArray();

@@ -34,7 +34,12 @@ public sealed interface MapRecipe<T> permits SampleFetch, RowFill {
      * samples collated by {@link DefaultCollate}. See {@link #seenThroughIo} for the I/O mode.
      */
     static <T> MapRecipe<T> byDefault(Dataset<T> dataset, int ioConcurrency) {
-        Dataset<T> fetched = seenThroughIo(dataset, ioConcurrency);
+        // A fillable dataset with its own fillBatch fills its rows itself, one call per batch:
+        // the I/O mode has nothing to overlap there, and wrapping it for its getBatch would
+        // quietly trade its fill path for collating.
+        Dataset<T> fetched = dataset instanceof FillableDataset<T> f && DefaultLoops.overridesFillBatch(f)
+                ? dataset
+                : seenThroughIo(dataset, ioConcurrency);
         if (fetched instanceof FillableDataset<T> f) {
             SampleLayout layout = Objects.requireNonNull(f.layout(),
                     () -> "dataset '" + dataset.name() + "' is fillable but its layout() is null");

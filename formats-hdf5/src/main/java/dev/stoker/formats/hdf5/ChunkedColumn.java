@@ -117,7 +117,8 @@ final class ChunkedColumn implements Hdf5Column {
         } catch (Hdf5FormatException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) { // jhdf's, or Java's from a corrupt index
-            throw new Hdf5FormatException(where() + ": cannot read row " + row + ": " + Hdf5Dataset.describe(e), e);
+            throw new Hdf5FormatException(file, row, where(), "cannot read row " + row + ": "
+                    + Hdf5Dataset.describe(e), e);
         }
     }
 

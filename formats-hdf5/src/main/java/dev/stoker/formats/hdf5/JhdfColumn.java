@@ -25,7 +25,7 @@ record JhdfColumn(Path file, SampleLayout.Field field, long rows, Dataset datase
         } catch (Hdf5FormatException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError e) { // jhdf's, or Java's from a corrupt header
-            throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': cannot read row " + row
+            throw new Hdf5FormatException(file, row, where(), "cannot read row " + row
                     + " through jhdf: " + Hdf5Dataset.describe(e), e);
         }
     }
@@ -45,19 +45,19 @@ record JhdfColumn(Path file, SampleLayout.Field field, long rows, Dataset datase
                 slice = dataset.getData(offset, count);
             }
         } catch (RuntimeException | StackOverflowError e) { // jhdf's, or Java's from a corrupt header
-            throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': cannot read row " + row
+            throw new Hdf5FormatException(file, row, where(), "cannot read row " + row
                     + " through jhdf: " + Hdf5Dataset.describe(e), e);
         }
         long written;
         try {
             written = write(slice, dst, 0);
         } catch (RuntimeException e) { // more values than the row holds, or a type jhdf should not give
-            throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': jhdf gave row " + row
+            throw new Hdf5FormatException(file, row, where(), "jhdf gave row " + row
                     + " in a form Stoker cannot copy: " + e, e);
         }
         if (written != field.shape().elements()) {
-            throw new Hdf5FormatException(file + ": dataset '" + field.name() + "': jhdf gave " + written
-                    + " elements for row " + row + ", expected " + field.shape().elements());
+            throw new Hdf5FormatException(file, row, where(), "jhdf gave " + written
+                    + " elements for row " + row + ", expected " + field.shape().elements(), null);
         }
     }
 
@@ -80,5 +80,9 @@ record JhdfColumn(Path file, SampleLayout.Field field, long rows, Dataset datase
             default -> throw new IllegalStateException("unexpected jhdf value " + array.getClass()
                     + (array.getClass().isArray() ? " of length " + Array.getLength(array) : ""));
         };
+    }
+
+    private String where() {
+        return file + ": dataset '" + field.name() + "'";
     }
 }

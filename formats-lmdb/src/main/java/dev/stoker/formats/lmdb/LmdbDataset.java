@@ -76,7 +76,7 @@ public final class LmdbDataset implements Dataset<LmdbSample>, AutoCloseable {
     private static long readSize(LmdbEnvironment env, String key) {
         byte[] value = env.get(key);
         if (value == null) {
-            throw new LmdbException("the LMDB environment at " + env.path() + " has no key " + key
+            throw new LmdbException(env.path(), key, "the LMDB environment at " + env.path() + " has no key " + key
                     + " (the number of samples); give the size in the layout instead");
         }
         String text = new String(value, StandardCharsets.US_ASCII).strip();
@@ -87,7 +87,7 @@ public final class LmdbDataset implements Dataset<LmdbSample>, AutoCloseable {
             }
             return n;
         } catch (NumberFormatException e) {
-            throw new LmdbException("key " + key + " of the LMDB environment at " + env.path()
+            throw new LmdbException(env.path(), key, "key " + key + " of the LMDB environment at " + env.path()
                     + " is not a sample count in ASCII decimal: " + abbreviate(text), e);
         }
     }
@@ -95,11 +95,11 @@ public final class LmdbDataset implements Dataset<LmdbSample>, AutoCloseable {
     private static byte[] readLabels(LmdbEnvironment env, String key, long size) {
         byte[] value = env.get(key);
         if (value == null) {
-            throw new LmdbException("the LMDB environment at " + env.path() + " has no key " + key
+            throw new LmdbException(env.path(), key, "the LMDB environment at " + env.path() + " has no key " + key
                     + " (one uint8 label per sample); open it with a layout without labels instead");
         }
         if (value.length != size) {
-            throw new LmdbException("key " + key + " of the LMDB environment at " + env.path() + " holds "
+            throw new LmdbException(env.path(), key, "key " + key + " of the LMDB environment at " + env.path() + " holds "
                     + value.length + " labels for " + size + " samples");
         }
         return value;
@@ -120,7 +120,7 @@ public final class LmdbDataset implements Dataset<LmdbSample>, AutoCloseable {
         String key = layout.keys().apply(index);
         byte[] value = env.get(key.getBytes(StandardCharsets.UTF_8), key);
         if (value == null) {
-            throw new LmdbException("the LMDB environment at " + env.path() + " has no key " + key
+            throw new LmdbException(env.path(), key, "the LMDB environment at " + env.path() + " has no key " + key
                     + " (sample " + index + " of " + size + ")");
         }
         int label = labels == null ? -1 : Byte.toUnsignedInt(labels[(int) index]);

@@ -125,19 +125,19 @@ public final class LmdbEnvironment implements AutoCloseable {
         if (Files.isDirectory(path)) {
             dataFile = path.resolve(DATA_FILE);
             if (!Files.isRegularFile(dataFile)) {
-                throw new LmdbException("no LMDB environment at " + path + ": it has no " + DATA_FILE);
+                throw new LmdbException(path, "no LMDB environment at " + path + ": it has no " + DATA_FILE);
             }
         } else if (Files.isRegularFile(path)) {
             dataFile = path;
             flags.add(EnvFlags.MDB_NOSUBDIR);
         } else {
-            throw new LmdbException("no LMDB environment at " + path + ": no such file or directory");
+            throw new LmdbException(path, "no LMDB environment at " + path + ": no such file or directory");
         }
         long fileSize;
         try {
             fileSize = Files.size(dataFile);
         } catch (IOException e) {
-            throw new LmdbException("cannot read the LMDB environment at " + path + ": " + e.getMessage(), e);
+            throw new LmdbException(path, "cannot read the LMDB environment at " + path + ": " + e.getMessage(), e);
         }
         if (verify) {
             LmdbVerifier.verify(path, dataFile); // before liblmdb reads a byte of it
@@ -146,10 +146,10 @@ public final class LmdbEnvironment implements AutoCloseable {
         try {
             env = Env.create().setMaxDbs(1).open(path.toFile(), flags.toArray(EnvFlags[]::new));
         } catch (ExceptionInInitializerError | IllegalAccessError | NoClassDefFoundError e) {
-            throw new LmdbException("cannot open the LMDB environment at " + path
+            throw new LmdbException(path, "cannot open the LMDB environment at " + path
                     + ": lmdbjava needs the JVM flags " + JVM_FLAGS + " (" + e + ")", e);
         } catch (RuntimeException e) {
-            throw new LmdbException("not a readable LMDB environment at " + path + " (" + fileSize
+            throw new LmdbException(path, "not a readable LMDB environment at " + path + " (" + fileSize
                     + "-byte " + DATA_FILE + "): " + e.getMessage(), e);
         }
         try {
@@ -162,7 +162,7 @@ public final class LmdbEnvironment implements AutoCloseable {
             throw e;
         } catch (RuntimeException e) {
             env.close();
-            throw new LmdbException("not a readable LMDB environment at " + path + ": " + e.getMessage(), e);
+            throw new LmdbException(path, "not a readable LMDB environment at " + path + ": " + e.getMessage(), e);
         }
     }
 
@@ -172,7 +172,7 @@ public final class LmdbEnvironment implements AutoCloseable {
         try (Txn<ByteBuffer> txn = env.txnRead()) {
             txn.val();
         } catch (IllegalAccessError | ExceptionInInitializerError | NoClassDefFoundError e) {
-            throw new LmdbException("cannot read the LMDB environment at " + path
+            throw new LmdbException(path, "cannot read the LMDB environment at " + path
                     + ": lmdbjava needs the JVM flags " + JVM_FLAGS + " (" + e + ")", e);
         }
     }
@@ -184,7 +184,7 @@ public final class LmdbEnvironment implements AutoCloseable {
         Stat stat = env.stat();
         long needed = (info.lastPageNumber + 1) * (long) stat.pageSize;
         if (info.lastPageNumber < 1 || stat.pageSize <= 0 || needed > fileSize) {
-            throw new LmdbException("corrupt LMDB environment at " + path + ": its metadata names "
+            throw new LmdbException(path, "corrupt LMDB environment at " + path + ": its metadata names "
                     + (info.lastPageNumber + 1) + " pages of " + stat.pageSize + " bytes (" + needed
                     + " bytes) but the data file holds " + fileSize + " bytes");
         }
@@ -223,7 +223,7 @@ public final class LmdbEnvironment implements AutoCloseable {
         } catch (LmdbException | IllegalStateException e) { // already says what and where; closed is a state error
             throw e;
         } catch (RuntimeException e) {
-            throw new LmdbException("cannot read key " + name + " of the LMDB environment at " + path
+            throw new LmdbException(path, "cannot read key " + name + " of the LMDB environment at " + path
                     + ": " + e.getMessage(), e);
         } finally {
             read.unlock();
@@ -235,7 +235,7 @@ public final class LmdbEnvironment implements AutoCloseable {
         long at = inMap.address();
         long size = inMap.byteSize();
         if (!insideFile(at, size)) {
-            throw new LmdbException("corrupt LMDB environment at " + path + ": the value of key " + name + " ("
+            throw new LmdbException(path, "corrupt LMDB environment at " + path + ": the value of key " + name + " ("
                     + size + " bytes) reaches past the end of the " + fileSize + "-byte data file");
         }
         return inMap.toArray(ValueLayout.JAVA_BYTE);

@@ -116,14 +116,14 @@ final class LmdbVerifier {
                     : channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             return new LmdbVerifier(path, map).run();
         } catch (IOException e) {
-            throw new LmdbException("cannot read the LMDB environment at " + path + ": " + e.getMessage(), e);
+            throw new LmdbException(path, "cannot read the LMDB environment at " + path + ": " + e.getMessage(), e);
         }
     }
 
     private Summary run() {
         long size = file.byteSize();
         if (size < META_BYTES) {
-            throw new LmdbException("not an LMDB environment at " + path + ": its data file holds "
+            throw new LmdbException(path, "not an LMDB environment at " + path + ": its data file holds "
                     + size + " bytes, too few for a meta page");
         }
         checkMeta(0, 0);
@@ -172,7 +172,7 @@ final class LmdbVerifier {
                     + " is not from 2 to the last page " + lastPage);
         }
         if (lastPage + 1 > Integer.MAX_VALUE) {
-            throw new LmdbException("the LMDB environment at " + path + " has " + (lastPage + 1)
+            throw new LmdbException(path, "the LMDB environment at " + path + " has " + (lastPage + 1)
                     + " pages, too many to verify; open it with LmdbEnvironment.openTrusted if it is trusted");
         }
         visited = new BitSet((int) (lastPage + 1));
@@ -187,11 +187,11 @@ final class LmdbVerifier {
 
     private void checkMeta(int page, long at) {
         if ((u16(at + OFF_FLAGS) & P_META) == 0) {
-            throw new LmdbException("not an LMDB environment at " + path + ": page " + page + " (byte " + at
+            throw new LmdbException(path, "not an LMDB environment at " + path + ": page " + page + " (byte " + at
                     + " of the data file) is not a meta page");
         }
         if (u32(at + OFF_MAGIC) != MAGIC) {
-            throw new LmdbException("not an LMDB environment at " + path + ": meta page " + page + " (byte "
+            throw new LmdbException(path, "not an LMDB environment at " + path + ": meta page " + page + " (byte "
                     + (at + OFF_MAGIC) + " of the data file) lacks LMDB's magic number 0xBEEFC0DE"
                     + " (or the file was written on a machine of the other byte order)");
         }
@@ -336,7 +336,7 @@ final class LmdbVerifier {
         if (dsize > Integer.MAX_VALUE - 8) {
             // Valid LMDB (values reach 4 GiB), but lmdbjava's ByteBuffer and a byte[] hold 2 GiB: refused
             // as unsupported, not called corrupt.
-            throw new LmdbException("the LMDB environment at " + path + " holds a value of " + dsize + " bytes (page "
+            throw new LmdbException(path, "the LMDB environment at " + path + " holds a value of " + dsize + " bytes (page "
                     + pgno + ", byte " + (base + node) + " of the data file, node " + i + "): Stoker reads values"
                     + " of up to 2 GiB, as much as a Java array holds");
         }
@@ -378,7 +378,7 @@ final class LmdbVerifier {
     }
 
     private LmdbException corrupt(long page, long at, String what) {
-        return new LmdbException("corrupt LMDB environment at " + path + ": page " + page + ", byte " + at
+        return new LmdbException(path, "corrupt LMDB environment at " + path + ": page " + page + ", byte " + at
                 + " of the data file: " + what);
     }
 

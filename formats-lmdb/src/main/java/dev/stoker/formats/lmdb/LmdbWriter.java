@@ -204,7 +204,7 @@ public final class LmdbWriter implements AutoCloseable {
                 Path abs = path.toAbsolutePath();
                 aside = Files.createTempDirectory(abs.getParent(), "." + abs.getFileName() + ".stoker-part");
             } catch (IOException e) {
-                throw new LmdbException("cannot write the LMDB environment at " + path + ": cannot make a folder"
+                throw new LmdbException(path, "cannot write the LMDB environment at " + path + ": cannot make a folder"
                         + " beside it to write in (" + e + ")", e);
             }
             Path target = singleFile ? aside.resolve(DATA_FILE) : aside;
@@ -216,11 +216,11 @@ public final class LmdbWriter implements AutoCloseable {
                 env = Env.create().setMapSize(mapSize).setMaxDbs(1).open(target.toFile(), flags);
             } catch (ExceptionInInitializerError | IllegalAccessError | NoClassDefFoundError e) {
                 deleteTree(aside);
-                throw new LmdbException("cannot create the LMDB environment at " + path
+                throw new LmdbException(path, "cannot create the LMDB environment at " + path
                         + ": lmdbjava needs the JVM flags " + LmdbEnvironment.JVM_FLAGS + " (" + e + ")", e);
             } catch (RuntimeException e) {
                 deleteTree(aside);
-                throw new LmdbException("cannot create an LMDB environment at " + path + ": " + e.getMessage(), e);
+                throw new LmdbException(path, "cannot create an LMDB environment at " + path + ": " + e.getMessage(), e);
             }
             try {
                 Dbi<ByteBuffer> dbi = env.openDbi((byte[]) null);
@@ -232,12 +232,12 @@ public final class LmdbWriter implements AutoCloseable {
             } catch (IllegalAccessError | ExceptionInInitializerError | NoClassDefFoundError e) {
                 env.close();
                 deleteTree(aside);
-                throw new LmdbException("cannot write the LMDB environment at " + path
+                throw new LmdbException(path, "cannot write the LMDB environment at " + path
                         + ": lmdbjava needs the JVM flags " + LmdbEnvironment.JVM_FLAGS + " (" + e + ")", e);
             } catch (RuntimeException e) {
                 env.close();
                 deleteTree(aside);
-                throw new LmdbException("cannot write the LMDB environment at " + path + ": " + e.getMessage(), e);
+                throw new LmdbException(path, "cannot write the LMDB environment at " + path + ": " + e.getMessage(), e);
             }
         }
     }
@@ -247,7 +247,7 @@ public final class LmdbWriter implements AutoCloseable {
     private static void prepare(Path path, boolean overwrite) {
         try {
             if (Files.isRegularFile(path)) {
-                throw new LmdbException("cannot write an LMDB environment at " + path
+                throw new LmdbException(path, "cannot write an LMDB environment at " + path
                         + ": it is a file (the writer makes a folder holding data.mdb)");
             }
             if (!Files.exists(path)) {
@@ -260,18 +260,18 @@ public final class LmdbWriter implements AutoCloseable {
             }
             boolean hasData = entries.contains(path.resolve(DATA_FILE));
             if (hasData && !overwrite) {
-                throw new LmdbException("there is already an LMDB environment at " + path + " (" + DATA_FILE + ", "
+                throw new LmdbException(path, "there is already an LMDB environment at " + path + " (" + DATA_FILE + ", "
                         + Files.size(path.resolve(DATA_FILE)) + " bytes); delete it or ask to overwrite it");
             }
             List<Path> others = entries.stream().filter(p -> !p.getFileName().toString().equals(DATA_FILE)
                     && !p.getFileName().toString().equals(LOCK_FILE)).toList();
             if (!others.isEmpty()) {
-                throw new LmdbException("cannot write an LMDB environment at " + path + ": the folder holds "
+                throw new LmdbException(path, "cannot write an LMDB environment at " + path + ": the folder holds "
                         + others.size() + " other file" + (others.size() == 1 ? "" : "s") + " (e.g. "
                         + others.getFirst().getFileName() + "); give an empty or new folder");
             }
         } catch (IOException e) {
-            throw new LmdbException("cannot write an LMDB environment at " + path + ": " + e, e);
+            throw new LmdbException(path, "cannot write an LMDB environment at " + path + ": " + e, e);
         }
     }
 
@@ -281,16 +281,16 @@ public final class LmdbWriter implements AutoCloseable {
         Path lock = lockFileOf(path);
         try {
             if (Files.isDirectory(path)) {
-                throw new LmdbException("cannot write a single-file LMDB environment at " + path
+                throw new LmdbException(path, "cannot write a single-file LMDB environment at " + path
                         + ": it is a folder (leave singleFile off to write data.mdb into it)");
             }
             if (Files.exists(path)) {
                 if (!overwrite) {
-                    throw new LmdbException("there is already a file at " + path + " (" + Files.size(path)
+                    throw new LmdbException(path, "there is already a file at " + path + " (" + Files.size(path)
                             + " bytes); delete it or ask to overwrite it");
                 }
                 if (!isLmdbDataFile(path)) {
-                    throw new LmdbException("cannot overwrite " + path + ": it is not an LMDB data file (no"
+                    throw new LmdbException(path, "cannot overwrite " + path + ": it is not an LMDB data file (no"
                             + " LMDB meta page at its start), so it is left alone");
                 }
             }
@@ -299,7 +299,7 @@ public final class LmdbWriter implements AutoCloseable {
                 Files.createDirectories(parent);
             }
         } catch (IOException e) {
-            throw new LmdbException("cannot write an LMDB environment at " + path + ": " + e, e);
+            throw new LmdbException(path, "cannot write an LMDB environment at " + path + ": " + e, e);
         }
     }
 
@@ -452,7 +452,7 @@ public final class LmdbWriter implements AutoCloseable {
         try {
             into = dbi.reserve(t, key, e.value().length, flags);
         } catch (Dbi.KeyExistsException exists) {
-            throw new LmdbException("key " + e.name() + " is written twice to the LMDB environment at " + path
+            throw new LmdbException(path, "key " + e.name() + " is written twice to the LMDB environment at " + path
                     + " (the layout gives two samples one key, or a sample the size or labels key)", exists);
         }
         into.put(e.value());
@@ -570,7 +570,7 @@ public final class LmdbWriter implements AutoCloseable {
             deleteTree(aside);
         } catch (IOException e) {
             deleteTree(aside);
-            throw new LmdbException("cannot move the LMDB environment written beside " + path + " into place: " + e, e);
+            throw new LmdbException(path, "cannot move the LMDB environment written beside " + path + " into place: " + e, e);
         }
         committed = true;
     }

@@ -2,7 +2,9 @@ package dev.stoker.formats.lmdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.stoker.data.DataPosition;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -86,6 +88,9 @@ class LmdbDatasetTest {
                     .hasMessageContaining(SMALL.toString())
                     .hasMessageContaining("000007")
                     .hasMessageContaining("sample 7");
+            LmdbException e = catchThrowableOfType(LmdbException.class, () -> ds.get(N));
+            assertThat(e.source()).isEqualTo(SMALL.toString()); // the fields say it too
+            assertThat(e.position()).isEqualTo(DataPosition.named("key", "000007"));
         }
     }
 

@@ -78,6 +78,9 @@ public final class LmdbFuzzRunner {
             } catch (LmdbException e) {
                 if (e.getMessage() == null || !e.getMessage().contains(caseDir.toString())) {
                     outcome = "BAD message without the path: " + e;
+                } else if (!e.source().contains(caseDir.toString()) || e.position() == null) {
+                    // one error family: the file is a field as well as words (the loader reports it alike)
+                    outcome = "BAD source field '" + e.source() + "' is not the environment: " + e;
                 } else {
                     outcome = opened ? "refused-read " + e.getMessage() : "refused-open";
                 }

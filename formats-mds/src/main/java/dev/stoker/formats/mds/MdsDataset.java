@@ -3,9 +3,9 @@ package dev.stoker.formats.mds;
 import dev.stoker.data.Dataset;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.formats.mmap.SharedArena;
-import dev.stoker.formats.tar.RemoteFile;
-import dev.stoker.formats.tar.ShardCache;
-import dev.stoker.formats.tar.TarException;
+import dev.stoker.formats.remote.RemoteFile;
+import dev.stoker.formats.remote.RemoteFileException;
+import dev.stoker.formats.remote.ShardCache;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -54,7 +54,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Every shard is untrusted input: {@code index.json}'s fields are checked for type and range,
  * file names to be plain names (no path, no shell character:
- * {@link dev.stoker.formats.tar.DataFileNames}), each shard's offset table against the index and
+ * {@link dev.stoker.formats.remote.DataFileNames}), each shard's offset table against the index and
  * its size, each sample's column sizes against its length, and every ndarray shape, list count and PIL header
  * against the bytes present; decompression never writes past {@code raw_data.bytes}. Damage is an
  * {@link MdsFormatException} naming the file, the shard, the sample and the column.
@@ -137,7 +137,7 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
             try {
                 index = MdsIndex.read(fetch(remote, indexFile));
             } catch (MdsFormatException e) {
-                throw new MdsFormatException("the index fetched from " + indexFile.location() + ", kept as "
+                throw new MdsFormatException(indexFile.location() + ": the index fetched from it, kept as "
                         + e.getMessage(), e);
             }
         }
@@ -164,7 +164,7 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
     private static Path fetch(ShardCache cache, RemoteFile file) {
         try {
             return cache.fetchFile(file);
-        } catch (TarException e) {
+        } catch (RemoteFileException e) {
             throw new MdsFormatException(file.location() + ": cannot fetch it: " + e.what(), e);
         }
     }

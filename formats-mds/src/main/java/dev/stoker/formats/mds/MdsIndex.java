@@ -3,7 +3,7 @@ package dev.stoker.formats.mds;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stoker.formats.tar.DataFileNames;
+import dev.stoker.formats.remote.DataFileNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -1,6 +1,6 @@
 package dev.stoker.formats.mds;
 
-import dev.stoker.formats.tar.RemoteFile;
+import dev.stoker.formats.remote.RemoteFile;
 import java.nio.file.Path;
 
 /**
@@ -27,7 +27,7 @@ import java.nio.file.Path;
  *                     {@code split/shard.00000.mds.zstd}), bare or inside quotes. The name is
  *                     handed to the command in the variable {@code STOKER_FILE} ({@code {}}
  *                     becomes {@code "${STOKER_FILE}"}), never pasted into its text, and names
- *                     from the index must be plain file names ({@link dev.stoker.formats.tar.DataFileNames}).
+ *                     from the index must be plain file names ({@link dev.stoker.formats.remote.DataFileNames}).
  *                     The local directory is then Streaming's
  *                     {@code local}: the index is fetched when the dataset opens and each shard the
  *                     first time it is needed, kept under {@code .stoker-remote} there, and

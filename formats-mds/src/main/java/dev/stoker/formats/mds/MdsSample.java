@@ -112,7 +112,7 @@ public final class MdsSample {
             try {
                 return new BigInteger(utf8(column, v).trim()).longValueExact();
             } catch (NumberFormatException | ArithmeticException ex) {
-                throw new MdsFormatException(where(column) + ": '" + utf8(column, v) + "' is not an integer within"
+                throw bad(column, "'" + utf8(column, v) + "' is not an integer within"
                         + " long's range", ex);
             }
         }
@@ -130,7 +130,7 @@ public final class MdsSample {
             case U64 -> {
                 long x = v.get(I64, 0);
                 if (x < 0) {
-                    throw new MdsFormatException(where(column) + ": the uint64 value " + Long.toUnsignedString(x)
+                    throw bad(column, "the uint64 value " + Long.toUnsignedString(x)
                             + " does not fit in a long; read its bytes with segment() instead");
                 }
                 yield x;
@@ -167,7 +167,7 @@ public final class MdsSample {
                 try {
                     return new BigDecimal(text).doubleValue();
                 } catch (NumberFormatException ex) {
-                    throw new MdsFormatException(where(column) + ": '" + text + "' is not a number", ex);
+                    throw bad(column, "'" + text + "' is not a number", ex);
                 }
             }
             case SCALAR -> {
@@ -198,7 +198,7 @@ public final class MdsSample {
         try {
             return new BigDecimal(text);
         } catch (NumberFormatException ex) {
-            throw new MdsFormatException(where(column) + ": '" + text + "' is not a finite decimal number", ex);
+            throw bad(column, "'" + text + "' is not a finite decimal number", ex);
         }
     }
 
@@ -231,26 +231,26 @@ public final class MdsSample {
         long head = e.kind() == MdsEncoding.Kind.JPEG_ARRAY ? 0 : 4; // lists start with a u32 placeholder
         long length = v.byteSize();
         if (head + 4 > length) {
-            throw new MdsFormatException(where(column) + ": " + length + " bytes cannot hold the item count");
+            throw bad(column, length + " bytes cannot hold the item count");
         }
         long n = Integer.toUnsignedLong(v.get(MdsShard.U32, head));
         long pos = head + 4 + 4 * n;
         if (pos > length) {
-            throw new MdsFormatException(where(column) + ": " + n + " items need " + pos + " bytes of sizes but"
+            throw bad(column, n + " items need " + pos + " bytes of sizes but"
                     + " the value holds " + length);
         }
         List<MemorySegment> items = new ArrayList<>((int) n);
         for (long i = 0; i < n; i++) {
             long size = Integer.toUnsignedLong(v.get(MdsShard.U32, head + 4 + 4 * i));
             if (size > length - pos) {
-                throw new MdsFormatException(where(column) + ": item " + i + " of " + size + " bytes runs past the"
+                throw bad(column, "item " + i + " of " + size + " bytes runs past the"
                         + " value's end");
             }
             items.add(v.asSlice(pos, size));
             pos += size;
         }
         if (pos != length) {
-            throw new MdsFormatException(where(column) + ": the " + n + " items end at byte " + pos + " but the"
+            throw bad(column, "the " + n + " items end at byte " + pos + " but the"
                     + " value holds " + length);
         }
         return items;
@@ -316,6 +316,15 @@ public final class MdsSample {
         return SampleLocator.where(shard, index, local) + ", column '" + column + "'";
     }
 
+    /** Column {@code column} of this sample is damaged: {@code what} was wrong. */
+    private MdsFormatException bad(String column, String what) {
+        return bad(column, what, null);
+    }
+
+    private MdsFormatException bad(String column, String what, Throwable cause) {
+        return new MdsFormatException(shard.file().path(), index, where(column), what, cause);
+    }
+
     private IllegalArgumentException wrongAccessor(String column, MdsEncoding e, String accessor, String reads) {
         return new IllegalArgumentException("column '" + column + "' is " + e.text() + "; " + accessor + "() reads "
                 + reads + " (segment() and bytes() read any column as stored)");
@@ -326,7 +335,7 @@ public final class MdsSample {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(v.asByteBuffer()).toString();
         } catch (CharacterCodingException ex) {
-            throw new MdsFormatException(where(column) + ": the text is not valid UTF-8", ex);
+            throw bad(column, "the text is not valid UTF-8", ex);
         }
     }
 

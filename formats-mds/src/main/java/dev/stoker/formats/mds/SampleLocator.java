@@ -30,7 +30,8 @@ final class SampleLocator {
         long length = sample.byteSize();
         long pos = 4L * variable;
         if (pos > length) {
-            throw new MdsFormatException(where(shard, global, local) + ": the sample is " + length + " bytes, too"
+            throw new MdsFormatException(shard.file().path(), global, where(shard, global, local),
+                    "the sample is " + length + " bytes, too"
                     + " short for the sizes of its " + variable + " variable-size columns");
         }
         int prefix = 0;
@@ -41,12 +42,14 @@ final class SampleLocator {
             sizes[c] = size;
             pos += size; // at most 64 columns of 2^32 each: no overflow
             if (pos > length) {
-                throw new MdsFormatException(where(shard, global, local) + ", column '" + col.name() + "': its "
-                        + size + " bytes run past the sample's end (" + length + " bytes)");
+                throw new MdsFormatException(shard.file().path(), global,
+                        where(shard, global, local) + ", column '" + col.name() + "'",
+                        "its " + size + " bytes run past the sample's end (" + length + " bytes)");
             }
         }
         if (pos != length) {
-            throw new MdsFormatException(where(shard, global, local) + ": the columns add up to " + pos
+            throw new MdsFormatException(shard.file().path(), global, where(shard, global, local),
+                    "the columns add up to " + pos
                     + " bytes but the sample holds " + length);
         }
     }
@@ -62,7 +65,8 @@ final class SampleLocator {
         int variable = shard.info().variableColumns();
         long pos = 4L * variable;
         if (pos > length) {
-            throw new MdsFormatException(where(shard, global, local) + ": the sample is " + length + " bytes, too"
+            throw new MdsFormatException(shard.file().path(), global, where(shard, global, local),
+                    "the sample is " + length + " bytes, too"
                     + " short for the sizes of its " + variable + " variable-size columns");
         }
         long found = -1;
@@ -77,7 +81,8 @@ final class SampleLocator {
             pos += size;
         }
         if (pos != length) {
-            throw new MdsFormatException(where(shard, global, local) + ": the columns add up to " + pos
+            throw new MdsFormatException(shard.file().path(), global, where(shard, global, local),
+                    "the columns add up to " + pos
                     + " bytes but the sample holds " + length);
         }
         return found;

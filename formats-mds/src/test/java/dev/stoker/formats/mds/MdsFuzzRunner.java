@@ -1,6 +1,7 @@
 package dev.stoker.formats.mds;
 
 import dev.stoker.data.BatchSlots;
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
@@ -104,6 +105,7 @@ public final class MdsFuzzRunner {
                                 readColumn(ds, sample, c);
                             } catch (MdsFormatException e) {
                                 requireNamed(e, dir);
+                                requireSample(e, i);
                                 // scalars' sample 1 holds a uint64 past int64 by design: not damage
                                 refused |= !e.getMessage().contains("does not fit in");
                             }
@@ -113,6 +115,7 @@ public final class MdsFuzzRunner {
                                 tensors.fill(i, slots.slot(0));
                             } catch (MdsFormatException e) {
                                 requireNamed(e, dir);
+                                requireSample(e, i);
                                 refused |= !e.getMessage().contains("does not fit in");
                             }
                         }
@@ -155,9 +158,22 @@ public final class MdsFuzzRunner {
         }
     }
 
+    /** A damaged sample's typed position is that sample, where the error gives one. */
+    private static void requireSample(MdsFormatException e, long index) {
+        if (e.position() instanceof DataPosition.Item(String unit, long at) && (!unit.equals("sample") || at != index)) {
+            throw new IllegalStateException("reading sample " + index + " failed at " + e.position() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     private static void requireNamed(MdsFormatException e, Path dir) {
         if (e.getMessage() == null || !e.getMessage().contains(dir.toString())) {
             throw new IllegalStateException("an MdsFormatException that does not name " + dir + ": " + e.getMessage(), e);
+        }
+        // one error family: the file is a field as well as words (the loader reports it alike)
+        if (!e.source().contains(dir.toString()) || !e.getMessage().contains(e.source()) || e.position() == null) {
+            throw new IllegalStateException("an MdsFormatException whose source field '" + e.source()
+                    + "' is not its file under " + dir + ": " + e.getMessage(), e);
         }
     }
 

@@ -3,7 +3,7 @@ package dev.stoker.formats.mds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.stoker.formats.tar.DataFileNames;
+import dev.stoker.formats.remote.DataFileNames;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.Set;

@@ -23,6 +23,11 @@ final class DecodedColumn {
     final long[] nullRows;
     /** A set bit for each null list element; {@code null} when none is. */
     final long[] nullElements;
+    /**
+     * For a list column with no null row and no null element whose rows all hold the same number
+     * of values, that number; otherwise -1. Lets the fill path check a run of rows in O(1).
+     */
+    final int uniformLength;
 
     DecodedColumn(ParquetColumn column, int rows, Object values, byte[] bytes, int[] offsets, long[] nullRows,
             long[] nullElements) {
@@ -36,6 +41,20 @@ final class DecodedColumn {
         this.offsets = offsets;
         this.nullRows = nullRows;
         this.nullElements = nullElements;
+        this.uniformLength = column.kind().isList() ? uniform(rows, offsets, nullRows, nullElements) : -1;
+    }
+
+    private static int uniform(int rows, int[] offsets, long[] nullRows, long[] nullElements) {
+        if (rows == 0 || nullRows != null || nullElements != null) {
+            return -1;
+        }
+        int length = offsets[1] - offsets[0];
+        for (int r = 1; r < rows; r++) {
+            if (offsets[r + 1] - offsets[r] != length) {
+                return -1;
+            }
+        }
+        return length;
     }
 
     boolean isNull(int row) {

@@ -43,10 +43,12 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
     private final ParquetSource source;
     private final RowGroupCache cache;
     private final List<ParquetColumn> columns;
+    private final boolean readAhead;
 
     private ParquetDataset(Builder b) {
         this.source = new ParquetSource(b.files, b.columns, b.decodeThreads, b.maxRowGroupRows, b.maxRowGroupBytes);
         this.cache = new RowGroupCache(b.cacheRowGroups);
+        this.readAhead = b.readAhead;
         this.columns = List.of(source.columns());
     }
 
@@ -58,6 +60,14 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
     /** A builder over {@code files}, in this order (see {@link ParquetFiles} to list them). */
     public static Builder builder(List<Path> files) {
         return new Builder(files);
+    }
+
+    /**
+     * A builder over split {@code split} of a Hugging Face dataset folder
+     * ({@code data/train-00000-of-00042.parquet} ...; see {@link ParquetFiles#huggingFace}).
+     */
+    public static Builder huggingFace(Path root, String split) {
+        return new Builder(ParquetFiles.huggingFace(root, split));
     }
 
     /** A builder over one file or the {@code .parquet} files of a folder. */
@@ -105,6 +115,42 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         return new RowGroupShuffleSampler(source.groupStarts(), openGroups, seed);
     }
 
+    /**
+     * The rows as a stream, row group after row group, each decoded once by the one worker that
+     * reads it (see {@link ParquetStream}); shares this dataset's files.
+     */
+    public ParquetStream stream() {
+        return new ParquetStream(this, false);
+    }
+
+    /**
+     * The number of values of list column {@code column} in every row, in row order (0 for a null
+     * list): the lengths that {@code LengthGroupedBatchSampler}, {@code TokenBudgetBatchSampler} and
+     * {@code PackedDataset} take, from one pass over that column alone, row group after row group.
+     */
+    public int[] listLengths(String column) {
+        ParquetColumn c = columns.get(source.column(column));
+        if (!c.kind().isList()) {
+            throw new IllegalArgumentException("column '" + column + "' is " + c.kind() + ", not a list");
+        }
+        if (source.size() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(name() + " has " + source.size() + " rows, more than an int[] holds");
+        }
+        int[] out = new int[(int) source.size()];
+        try (ParquetDataset one = new Builder(source.paths()).columns(column).cacheRowGroups(1).build()) {
+            var rows = one.stream().open(new dev.stoker.data.WorkerContext(0, 1, 0, 1, 0, 0));
+            try (rows) {
+                int i = 0;
+                while (rows.hasNext()) {
+                    ParquetRow r = rows.next();
+                    DecodedColumn d = r.group().columns()[0];
+                    out[i++] = d.isNull(r.row()) ? 0 : d.length(r.row());
+                }
+            }
+        }
+        return out;
+    }
+
     /** Chosen numeric columns as a fillable dataset (fixed-length lists included), sharing this one's files and cache. */
     public ParquetTensorDataset tensors(FillColumn... fields) {
         return new ParquetTensorDataset(this, List.of(fields));
@@ -115,7 +161,8 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         if (source.isClosed()) {
             throw new IllegalStateException(name() + " is closed");
         }
-        return cache.get(group, source::decode);
+        return readAhead ? cache.get(group, source::decode, source::decodeAhead, source.groups())
+                : cache.get(group, source::decode);
     }
 
     ParquetSource source() {
@@ -141,6 +188,7 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         private List<String> columns = List.of();
         private int cacheRowGroups = 2;
         private int decodeThreads = 1;
+        private boolean readAhead = true;
         private long maxRowGroupRows = 1L << 26;
         private long maxRowGroupBytes = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
 
@@ -169,6 +217,16 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
                 throw new IllegalArgumentException("decode on at least 1 thread, not " + threads);
             }
             this.decodeThreads = threads;
+            return this;
+        }
+
+        /**
+         * Whether a worker that reads row groups in order decodes the next one in the background
+         * while it uses the current one (on by default): one more decoded row group per worker, in
+         * exchange for not waiting on each decode.
+         */
+        public Builder readAhead(boolean on) {
+            this.readAhead = on;
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.stoker.formats.parquet;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +28,14 @@ public final class ParquetRow {
         this.dataset = dataset;
         this.group = group;
         this.row = row;
+    }
+
+    RowGroupData group() {
+        return group;
+    }
+
+    int row() {
+        return row;
     }
 
     /** The columns of the row, in the dataset's order. */
@@ -61,6 +70,17 @@ public final class ParquetRow {
         return present(column, ColumnKind.STRING, ColumnKind.BINARY).getBytes(row);
     }
 
+    /**
+     * A string or binary column's bytes as a read-only view into the decoded row group, copying
+     * nothing: for a tokenizer or parser that reads bytes. It keeps the whole row group reachable
+     * while it is held.
+     */
+    public MemorySegment getBytesView(String column) {
+        DecodedColumn c = present(column, ColumnKind.STRING, ColumnKind.BINARY);
+        return MemorySegment.ofArray(c.bytes).asSlice(c.offsets[row], c.offsets[row + 1] - c.offsets[row])
+                .asReadOnly();
+    }
+
     /** A list of int32 (or of int64 that fit an int) as an array, copied. */
     public int[] getIntList(String column) {
         DecodedColumn c = present(column, ColumnKind.INT32_LIST, ColumnKind.INT64_LIST);
@@ -74,7 +94,7 @@ public final class ParquetRow {
         for (int v = from; v < to; v++) {
             long x = c.longs[v];
             if (x != (int) x) {
-                throw new ParquetFormatException(where(c) + ": value " + x + " does not fit an int; use getLongList");
+                throw bad(c, "value " + x + " does not fit an int; use getLongList");
             }
             out[v - from] = (int) x;
         }
@@ -149,19 +169,23 @@ public final class ParquetRow {
                     + Arrays.toString(kinds));
         }
         if (c.isNull(row)) {
-            throw new ParquetFormatException(where(c) + ": the value is null");
+            throw bad(c, "the value is null");
         }
         return c;
     }
 
     private void checkElements(DecodedColumn c) {
         if (c.hasNullElement(row)) {
-            throw new ParquetFormatException(where(c) + ": the list holds a null element");
+            throw bad(c, "the list holds a null element");
         }
     }
 
     private String where(DecodedColumn c) {
         return dataset.source().where(group.group(), index(), c.column.name());
+    }
+
+    private ParquetFormatException bad(DecodedColumn c, String what) {
+        return dataset.source().badValue(group.group(), index(), c.column.name(), what);
     }
 
     @Override

@@ -22,6 +22,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The files of a dataset, opened once (Hardwood reads each footer and maps the file), their row
@@ -44,6 +47,8 @@ final class ParquetSource implements AutoCloseable {
     private final long[] groupStarts;
     private final long maxGroupBytes;
     private volatile boolean closed;
+    /** Read-aheads running now: {@link #close} waits for them before it closes the readers under them. */
+    private final Set<CompletableFuture<RowGroupData>> aheads = ConcurrentHashMap.newKeySet();
 
     ParquetSource(List<Path> paths, List<String> names, int decodeThreads, long maxGroupRows, long maxGroupBytes) {
         if (paths.isEmpty()) {
@@ -213,6 +218,15 @@ final class ParquetSource implements AutoCloseable {
                 + (index - groupStarts[group]);
     }
 
+    /** Row {@code index}'s value of {@code column} is bad: {@code what} was wrong. */
+    ParquetFormatException badValue(int group, long index, String column, String what) {
+        int first = group;
+        while (first > 0 && groupFile[first - 1] == groupFile[group]) {
+            first--; // the file's first row group: rows are counted in the file
+        }
+        return new ParquetFormatException(path(group), index - groupStarts[first], where(group, index, column), what);
+    }
+
     String where(int group) {
         return paths.get(groupFile[group]) + ", row group " + groupInFile[group];
     }
@@ -233,6 +247,15 @@ final class ParquetSource implements AutoCloseable {
             // the file shrank under a map (Hardwood's, or ours for the page headers): name it, as the
             // other mapped readers do
             throw MapFaults.changed(e, path(group), -1, "row " + groupStarts[group] + " (" + where(group) + ")");
+        } catch (RuntimeException e) {
+            // the same fault met on one of Hardwood's decode threads arrives wrapped
+            for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+                if (t instanceof InternalError ie && MapFaults.isMapFault(ie)) {
+                    throw MapFaults.changed(ie, path(group), -1, "row " + groupStarts[group] + " (" + where(group)
+                            + ")");
+                }
+            }
+            throw e;
         }
     }
 
@@ -243,23 +266,33 @@ final class ParquetSource implements AutoCloseable {
         ParquetFileReader reader = readers.get(groupFile[group]);
         RowGroup rg = reader.getFileMetaData().rowGroups().get(groupInFile[group]);
         int rows = Math.toIntExact(groupStarts[group + 1] - groupStarts[group]);
+        long[] values;
         try {
-            checkSizes(group, rg, rows);
+            values = checkSizes(group, rg, rows);
         } catch (ParquetFormatException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new ParquetFormatException(where(group) + ": its column chunks' sizes cannot be read: " + e, e);
         }
         RowGroupDecoder.Builder[] builders = new RowGroupDecoder.Builder[columns.length];
-        String[] leafPaths = new String[columns.length];
-        for (int c = 0; c < columns.length; c++) {
-            builders[c] = new RowGroupDecoder.Builder(columns[c], rows);
-            leafPaths[c] = columns[c].path();
-        }
-        try (ColumnReaders readers = reader.buildColumnReaders(ColumnProjection.columns(leafPaths))
-                .filter(RowGroupPredicate.byteRange(groupBytes[2 * group], groupBytes[2 * group + 1]))
-                .batchSize(Math.max(1, rows)).build()) {
-            return new RowGroupData(group, RowGroupDecoder.readAll(readers, builders));
+        ColumnReaders[] open = new ColumnReaders[columns.length];
+        try {
+            // one reader per column, each asked for the whole row group in one batch: a list column's
+            // batch is sized by its value count (checked against the decode budget above), so Hardwood
+            // allocates its arrays once instead of doubling them from the row count up; all are built
+            // (and so start decoding) before the first is drained
+            for (int c = 0; c < columns.length; c++) {
+                builders[c] = new RowGroupDecoder.Builder(columns[c], rows);
+                int batch = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(Math.max(1, rows), values[c]));
+                open[c] = reader.buildColumnReaders(ColumnProjection.columns(columns[c].path()))
+                        .filter(RowGroupPredicate.byteRange(groupBytes[2 * group], groupBytes[2 * group + 1]))
+                        .batchSize(batch).build();
+            }
+            DecodedColumn[] decoded = new DecodedColumn[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                decoded[c] = RowGroupDecoder.readAll(open[c], builders[c]);
+            }
+            return new RowGroupData(group, decoded);
         } catch (ParquetFormatException e) {
             throw e;
         } catch (OutOfMemoryError e) {
@@ -269,13 +302,51 @@ final class ParquetSource implements AutoCloseable {
         } catch (RuntimeException | StackOverflowError e) {
             // Hardwood's message names the column it was decoding
             throw new ParquetFormatException(where(group) + ": cannot decode: " + e, e);
+        } finally {
+            for (ColumnReaders r : open) {
+                if (r != null) {
+                    r.close();
+                }
+            }
         }
     }
 
-    /** Refuses a row group whose claimed sizes do not add up, or would not fit the decode budget. */
-    private void checkSizes(int group, RowGroup rg, int rows) {
+    /**
+     * Starts decoding row group {@code group} on a virtual thread of its own (a read-ahead; see
+     * {@link RowGroupCache}). Hardwood decodes on its context's threads, so the virtual thread
+     * mostly waits.
+     */
+    CompletableFuture<RowGroupData> decodeAhead(int group) {
+        CompletableFuture<RowGroupData> f = new CompletableFuture<>();
+        synchronized (this) {
+            if (closed) {
+                f.completeExceptionally(new IllegalStateException("the Parquet dataset over " + paths.getFirst()
+                        + " is closed"));
+                return f;
+            }
+            aheads.add(f);
+        }
+        Thread.ofVirtual().name("parquet-read-ahead").start(() -> {
+            try {
+                f.complete(decode(group));
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            } finally {
+                aheads.remove(f);
+            }
+        });
+        return f;
+    }
+
+    /**
+     * Refuses a row group whose claimed sizes do not add up, or would not fit the decode budget;
+     * returns each projected column's value count.
+     */
+    private long[] checkSizes(int group, RowGroup rg, int rows) {
         long decoded = 0;
-        for (ParquetColumn c : columns) {
+        long[] counts = new long[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            ParquetColumn c = columns[i];
             ColumnChunk chunk = null;
             for (ColumnChunk cc : rg.columns()) {
                 if (String.join(".", cc.metaData().pathInSchema().elements()).equals(c.path())) {
@@ -286,6 +357,7 @@ final class ParquetSource implements AutoCloseable {
                 throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': no column chunk");
             }
             long values = chunk.metaData().numValues();
+            counts[i] = values;
             long uncompressed = chunk.metaData().totalUncompressedSize();
             long compressed = chunk.metaData().totalCompressedSize();
             if (values < 0 || uncompressed < 0 || compressed < 0 || (!c.kind().isList() && values != rows)) {
@@ -315,6 +387,7 @@ final class ParquetSource implements AutoCloseable {
                     + decoded + " bytes; at most " + maxGroupBytes + " are allowed per row group"
                     + " (ParquetDataset.Builder.maxRowGroupBytes)");
         }
+        return counts;
     }
 
     boolean isClosed() {
@@ -327,6 +400,13 @@ final class ParquetSource implements AutoCloseable {
             return;
         }
         closed = true;
+        for (CompletableFuture<RowGroupData> f : aheads) {
+            try {
+                f.join();   // a decode is bounded: the page headers were walked before it began
+            } catch (RuntimeException ignored) {
+                // its failure was for the reader that asked, which is gone
+            }
+        }
         for (ParquetFileReader r : readers) {
             try {
                 r.close();

@@ -80,7 +80,11 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
         Objects.checkIndex(index, parquet.size());
         int group = parquet.source().groupOf(index);
         RowGroupData data = parquet.rowGroup(group);
-        int row = (int) (index - parquet.source().groupStart(group));
+        fill(data, (int) (index - parquet.source().groupStart(group)), slot);
+    }
+
+    /** Row {@code row} of a decoded row group into {@code slot}: the streaming side's fill. */
+    void fill(RowGroupData data, int row, SampleSlot slot) {
         for (int f = 0; f < columns.length; f++) {
             copy(data, row, f, slot.tensor(f).segment());
         }
@@ -122,13 +126,16 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
         DecodedColumn c = data.columns()[columns[f]];
         int from = row;
         int count = run;
-        for (int r = row; r < row + run; r++) {
-            if (c.isNull(r)) {
-                throw fail(data, r, f, "the value is null; the fill path needs a value in every row");
+        if (c.nullRows != null) {
+            for (int r = row; r < row + run; r++) {
+                if (c.isNull(r)) {
+                    throw fail(data, r, f, "the value is null; the fill path needs a value in every row");
+                }
             }
         }
         if (lengths[f] > 0) {
-            for (int r = row; r < row + run; r++) {
+            // the common case, every row of the group the batch's length and no nulls, is checked once per group
+            for (int r = row; c.uniformLength != lengths[f] && r < row + run; r++) {
                 if (c.length(r) != lengths[f]) {
                     throw fail(data, r, f, "the list holds " + c.length(r) + " values where the batch takes "
                             + lengths[f]);
@@ -177,9 +184,8 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
     }
 
     private ParquetFormatException fail(RowGroupData data, int row, int f, String why) {
-        String where = parquet.source().where(data.group(), parquet.source().groupStart(data.group()) + row,
-                layout.field(f).name());
-        return new ParquetFormatException(where + ": " + why);
+        return parquet.source().badValue(data.group(), parquet.source().groupStart(data.group()) + row,
+                layout.field(f).name(), why);
     }
 
     @Override

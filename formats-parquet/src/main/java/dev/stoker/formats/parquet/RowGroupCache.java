@@ -2,48 +2,112 @@ package dev.stoker.formats.parquet;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.IntFunction;
 
 /**
  * The decoded row groups each worker thread keeps, least recently used first out: a row group is
  * decoded once and then serves every row a worker asks of it while it stays cached. Per thread, so
- * workers never wait on each other; the memory is at most workers x {@code capacity} decoded row
- * groups (each bounded by {@code maxRowGroupBytes}).
+ * workers never wait on each other; the memory is at most workers x ({@code capacity} + 1) decoded
+ * row groups (each bounded by {@code maxRowGroupBytes}): the one more is the read-ahead.
+ *
+ * <p>Read-ahead: when a thread misses row group {@code g} right after missing {@code g - 1} (a
+ * sequential order, or the first group), row group {@code g + 1} starts decoding in the background
+ * while {@code g} is used, as Hardwood's own whole-file reader decodes the next batch while the
+ * current one is read. Without it a reader opened per row group would wait for every decode. A
+ * shuffled order of row groups rarely misses two neighbours in a row, so it rarely decodes ahead.
  */
 final class RowGroupCache {
+    /** Reads ahead: decodes a row group in the background. */
+    interface Ahead {
+        CompletableFuture<RowGroupData> start(int group);
+    }
+
     private final int capacity;
-    private final ThreadLocal<LinkedHashMap<Integer, RowGroupData>> groups;
+    private final ThreadLocal<State> states;
+
+    private static final class State {
+        final LinkedHashMap<Integer, RowGroupData> groups;
+        int lastMissed = -1;
+        int aheadGroup = -1;
+        CompletableFuture<RowGroupData> ahead;
+
+        State(int capacity) {
+            groups = new LinkedHashMap<>(4, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Integer, RowGroupData> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+    }
 
     RowGroupCache(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("cache at least 1 row group per worker, not " + capacity);
         }
         this.capacity = capacity;
-        this.groups = ThreadLocal.withInitial(() -> new LinkedHashMap<>(4, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Integer, RowGroupData> eldest) {
-                return size() > RowGroupCache.this.capacity;
-            }
-        });
+        this.states = ThreadLocal.withInitial(() -> new State(this.capacity));
     }
 
     /** Row group {@code group}, from this thread's cache or decoded by {@code decode} now. */
     RowGroupData get(int group, IntFunction<RowGroupData> decode) {
-        LinkedHashMap<Integer, RowGroupData> mine = groups.get();
-        RowGroupData d = mine.get(group);
-        if (d == null) {
+        return get(group, decode, null, 0);
+    }
+
+    /**
+     * Row group {@code group} of {@code groups}, from this thread's cache, its read-ahead or decoded
+     * by {@code decode} now; on a sequential miss, starts reading the next one ahead ({@code ahead},
+     * null for none).
+     */
+    RowGroupData get(int group, IntFunction<RowGroupData> decode, Ahead ahead, int groups) {
+        State mine = states.get();
+        RowGroupData d = mine.groups.get(group);
+        if (d != null) {
+            return d;
+        }
+        if (mine.aheadGroup == group) {
+            CompletableFuture<RowGroupData> f = mine.ahead;
+            mine.ahead = null;
+            mine.aheadGroup = -1;
+            d = join(f);
+        } else {
             d = decode.apply(group);
-            mine.put(group, d);
+        }
+        mine.groups.put(group, d);
+        boolean sequential = group == mine.lastMissed + 1;
+        mine.lastMissed = group;
+        if (ahead != null && sequential && group + 1 < groups && mine.aheadGroup != group + 1
+                && !mine.groups.containsKey(group + 1)) {
+            // a read-ahead not taken (the order jumped) is dropped: it was a decode's worth of work
+            mine.aheadGroup = group + 1;
+            mine.ahead = ahead.start(group + 1);
         }
         return d;
+    }
+
+    static RowGroupData join(CompletableFuture<RowGroupData> f) {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            // the read-ahead's own failure, raised where the row group is needed, as a decode here would raise it
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     int capacity() {
         return capacity;
     }
 
-    /** Drops this thread's row groups. */
+    /** Drops this thread's row groups and read-ahead. */
     void clear() {
-        groups.remove();
+        states.remove();
     }
 }

@@ -17,6 +17,7 @@ final class RowGroupDecoder {
     /** Appends one decoded batch of {@code reader}'s column to {@code into}. */
     static void append(Builder into, ColumnReader reader, int records) {
         ParquetColumn c = into.column;
+        boolean whole = into.rows == 0 && records == into.expectedRows;
         if (c.kind().isList()) {
             int[] layer = reader.getLayerOffsets(0);
             int values = reader.getValueCount();
@@ -44,7 +45,7 @@ final class RowGroupDecoder {
                     }
                 }
             }
-            into.values(reader, values);
+            into.values(reader, values, whole);
         } else if (c.kind() == ColumnKind.STRING || c.kind() == ColumnKind.BINARY) {
             int[] offsets = reader.getBinaryOffsets();
             byte[] bytes = reader.getBinaryValues();
@@ -63,13 +64,13 @@ final class RowGroupDecoder {
                 into.offset(into.values + offsets[r + 1]);
                 into.nullRow(valid.isNull(r));
             }
-            into.bytes(bytes, end);
+            into.bytes(bytes, end, whole);
         } else {
             Validity valid = reader.getLeafValidity();
             for (int r = 0; r < records; r++) {
                 into.nullRow(valid.isNull(r));
             }
-            into.scalars(reader, records);
+            into.values(reader, records, whole);
         }
         into.rows += records;
     }
@@ -126,30 +127,33 @@ final class RowGroupDecoder {
             nullElements[v >>> 6] |= 1L << v;
         }
 
-        void bytes(byte[] batch, int length) {
-            bytes = concat(bytes, values, batch, length);
+        void bytes(byte[] batch, int length, boolean whole) {
+            if (length > batch.length) {
+                throw new IllegalStateException(length + " bytes announced, " + batch.length + " decoded");
+            }
+            // a row group decoded in one batch keeps Hardwood's array: its reader is closed after this
+            // batch, so nothing writes into it again (a later batch could reuse it: copy then)
+            bytes = whole ? batch : concat(bytes, values, batch, length);
             values += length;
         }
 
-        void values(ColumnReader reader, int count) {
-            array = switch (column.kind()) {
-                case INT32_LIST -> concat(array, values, reader.getInts(), count);
-                case INT64_LIST -> concat(array, values, reader.getLongs(), count);
-                case FLOAT_LIST -> concat(array, values, reader.getFloats(), count);
-                case DOUBLE_LIST -> concat(array, values, reader.getDoubles(), count);
+        /**
+         * Appends {@code count} decoded numbers. {@code whole}: this batch is the row group's only
+         * one, so Hardwood's array is kept as it is instead of copied (see {@link #bytes}).
+         */
+        void values(ColumnReader reader, int count, boolean whole) {
+            Object add = switch (column.kind()) {
+                case INT32, INT32_LIST -> reader.getInts();
+                case INT64, INT64_LIST -> reader.getLongs();
+                case FLOAT, FLOAT_LIST -> reader.getFloats();
+                case DOUBLE, DOUBLE_LIST -> reader.getDoubles();
                 default -> throw new IllegalStateException(column.kind().toString());
             };
-            values += count;
-        }
-
-        void scalars(ColumnReader reader, int count) {
-            array = switch (column.kind()) {
-                case INT32 -> concat(array, values, reader.getInts(), count);
-                case INT64 -> concat(array, values, reader.getLongs(), count);
-                case FLOAT -> concat(array, values, reader.getFloats(), count);
-                case DOUBLE -> concat(array, values, reader.getDoubles(), count);
-                default -> throw new IllegalStateException(column.kind().toString());
-            };
+            int length = java.lang.reflect.Array.getLength(add);
+            if (count > length) {
+                throw new IllegalStateException(count + " values announced, " + length + " decoded");
+            }
+            array = whole ? add : concat(array, values, add, count);
             values += count;
         }
 
@@ -185,18 +189,11 @@ final class RowGroupDecoder {
         }
     }
 
-    /** Reads every batch of {@code readers} into one {@link DecodedColumn} per builder. */
-    static DecodedColumn[] readAll(ColumnReaders readers, Builder[] builders) {
+    /** Reads every batch of {@code readers}, a reader of {@code builder}'s column alone, into one {@link DecodedColumn}. */
+    static DecodedColumn readAll(ColumnReaders readers, Builder builder) {
         while (readers.nextBatch()) {
-            int records = readers.getRecordCount();
-            for (Builder b : builders) {
-                append(b, readers.getColumnReader(b.column.path()), records);
-            }
+            append(builder, readers.getColumnReader(builder.column.path()), readers.getRecordCount());
         }
-        DecodedColumn[] out = new DecodedColumn[builders.length];
-        for (int i = 0; i < builders.length; i++) {
-            out[i] = builders[i].build();
-        }
-        return out;
+        return builder.build();
     }
 }

@@ -99,5 +99,10 @@ public final class ParquetFuzzRunner {
         if (e.getMessage() == null || !e.getMessage().contains(file.toString())) {
             throw new AssertionError("the error does not name " + file + ": " + e.getMessage(), e);
         }
+        // one error family: the file is a field as well as words (the loader reports it alike)
+        if (!e.source().contains(file.toString()) || !e.getMessage().contains(e.source()) || e.position() == null) {
+            throw new AssertionError("the error's source field '" + e.source() + "' is not " + file + ": "
+                    + e.getMessage(), e);
+        }
     }
 }

@@ -2,7 +2,9 @@ package dev.stoker.formats.parquet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.stoker.data.DataPosition;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.tensor.DType;
@@ -83,6 +85,11 @@ class ParquetTensorDatasetTest {
             // 4 % 11 == 4: null
             assertThatThrownBy(() -> t.get(4)).isInstanceOf(ParquetFormatException.class)
                     .hasMessageContaining("row group 0, column 'tokens', row 4: the value is null");
+            // the file and the row in it are fields too (row group 1 starts at row 128 of the file)
+            ParquetFormatException e = catchThrowableOfType(ParquetFormatException.class, () -> t.get(130));
+            assertThat(e.source()).isEqualTo(ParquetFixtures.file("snappy_dict.parquet").toString());
+            assertThat(e.position()).isEqualTo(DataPosition.row(130));
+            assertThat(e.what()).startsWith("the list holds 0 values");
         }
     }
 

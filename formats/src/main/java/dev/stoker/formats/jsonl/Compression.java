@@ -29,7 +29,7 @@ enum Compression {
 
     /** The refusal of a zstd file: the JDK has no zstd decoder and formats takes no dependency. */
     static JsonlIndexException zstd(Path file) {
-        return new JsonlIndexException(file + " is zstd-compressed, which Stoker's JDK-only formats module cannot "
+        return new JsonlIndexException(file, "is zstd-compressed, which Stoker's JDK-only formats module cannot "
                 + "decompress; decompress it first (zstd -d) or recompress it with gzip");
     }
 }

@@ -33,11 +33,20 @@ final class JsonField {
     private final String key;
     private String found;
     private boolean has;
+    /** Whether the member asked for is read as a list of integers ({@link #intList}) rather than a string. */
+    private final boolean wantInts;
+    private int[] ints;
+    private int intCount;
 
     private JsonField(byte[] bytes, int length, String key) {
+        this(bytes, length, key, false);
+    }
+
+    private JsonField(byte[] bytes, int length, String key, boolean wantInts) {
         this.b = bytes;
         this.end = length;
         this.key = key;
+        this.wantInts = wantInts;
     }
 
     /** The failure of a parse: the byte column (from 1) and what was wrong. */
@@ -68,6 +77,22 @@ final class JsonField {
             throw new NotAString("field \"" + key + "\" is not a string");
         }
         return p.found;
+    }
+
+    /**
+     * The value of top-level member {@code key}, a JSON array of integers that fit int32 (token
+     * ids), or null when the object has no such member.
+     *
+     * @throws Bad when the bytes are not one JSON object (and whitespace)
+     * @throws NotAString when the member's value is not an array of int32 integers (the message says so)
+     */
+    static int[] intList(byte[] bytes, int length, String key) throws Bad, NotAString {
+        JsonField p = new JsonField(bytes, length, key, true);
+        p.document();
+        if (p.has && p.ints == null) {
+            throw new NotAString("field \"" + key + "\" is not a list of int32 integers");
+        }
+        return p.ints == null ? null : java.util.Arrays.copyOf(p.ints, p.intCount);
     }
 
     /** Checks that {@code bytes[0, length)} is one JSON value of any kind. */
@@ -130,7 +155,15 @@ final class JsonField {
             skipWs();
             if (wanted && key.equals(name)) {
                 has = true;
-                if (pos < end && b[pos] == '"') {
+                if (wantInts) {
+                    ints = null;
+                    int start = pos;
+                    if (pos >= end || b[pos] != '[' || !intArray(depth + 1)) {
+                        ints = null;   // not a list of integers: checked as any value, reported by the caller
+                        pos = start;
+                        value(depth + 1);
+                    }
+                } else if (pos < end && b[pos] == '"') {
                     found = string(true);
                 } else {
                     found = null; // not a string: reported by the caller, after the whole line is checked
@@ -167,6 +200,58 @@ final class JsonField {
             }
             expect(']');
             return;
+        }
+    }
+
+    /**
+     * An array of int32 integers from its '[', into {@link #ints}; false, with the position left
+     * anywhere inside, at the first element that is not one (the caller checks the array again as
+     * any value, for the error a bad line deserves).
+     */
+    private boolean intArray(int depth) throws Bad {
+        nest(depth);
+        pos++; // '['
+        ints = new int[16];
+        intCount = 0;
+        skipWs();
+        if (pos < end && b[pos] == ']') {
+            pos++;
+            return true;
+        }
+        while (true) {
+            skipWs();
+            boolean negative = pos < end && b[pos] == '-';
+            if (negative) {
+                pos++;
+            }
+            int from = pos;
+            long v = 0;
+            while (pos < end && b[pos] >= '0' && b[pos] <= '9' && pos - from < 11) {
+                v = v * 10 + (b[pos++] - '0');
+            }
+            int n = pos - from;
+            if (n == 0 || n > 10 || (n > 1 && b[from] == '0')
+                    || (pos < end && (b[pos] == '.' || b[pos] == 'e' || b[pos] == 'E' || (b[pos] >= '0' && b[pos] <= '9')))) {
+                return false;
+            }
+            v = negative ? -v : v;
+            if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                return false;
+            }
+            if (intCount == ints.length) {
+                ints = java.util.Arrays.copyOf(ints, 2 * ints.length);
+            }
+            ints[intCount++] = (int) v;
+            skipWs();
+            if (pos < end && b[pos] == ',') {
+                pos++;
+                continue;
+            }
+            if (pos < end && b[pos] == ']') {
+                pos++;
+                return true;
+            }
+            return false;
         }
     }
 

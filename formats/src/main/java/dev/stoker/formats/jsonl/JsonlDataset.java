@@ -62,6 +62,14 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
         return open(file, sidecar, LineDecoder.field(name));
     }
 
+    /**
+     * Line {@code i}'s field {@code name}, a JSON array of int32 integers (pre-tokenized ids,
+     * {@code {"input_ids": [101, 2023, ...]}}), as an {@code int[]}; indexed beside the file.
+     */
+    public static JsonlDataset<int[]> intListField(Path file, String name) throws IOException {
+        return open(file, LineIndex.sidecarOf(file), LineDecoder.intList(name));
+    }
+
     /** Line {@code i}'s bytes, without its newline, unparsed; indexed beside the file. */
     public static JsonlDataset<byte[]> lines(Path file) throws IOException {
         return open(file, LineIndex.sidecarOf(file), LineDecoder.raw());
@@ -95,7 +103,7 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
             MappedFile data = MappedFile.open(file);
             if (data.size() != index.start(index.lines())) { // changed since the index was checked
                 data.close();
-                throw new JsonlIndexException(file + " changed while it was opened (" + data.size() + " bytes, indexed at "
+                throw new JsonlIndexException(file, "changed while it was opened (" + data.size() + " bytes, indexed at "
                         + index.start(index.lines()) + ")");
             }
             return new JsonlDataset<>(file, data, index, decoder);
@@ -107,7 +115,7 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
 
     private static void checkPlain(Path file) throws IOException {
         switch (Compression.of(file)) {
-            case GZIP -> throw new JsonlIndexException(file + " is gzip-compressed, and a gzip stream cannot be read "
+            case GZIP -> throw new JsonlIndexException(file, "is gzip-compressed, and a gzip stream cannot be read "
                     + "from the middle: read it in one pass with JsonlStream, or decompress it once (gunzip -k) and "
                     + "open the plain file");
             case ZSTD -> throw Compression.zstd(file);

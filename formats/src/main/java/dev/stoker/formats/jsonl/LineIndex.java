@@ -88,7 +88,7 @@ final class LineIndex implements AutoCloseable {
                     at += n;
                 }
                 if (at != stamp.size) {
-                    throw new JsonlIndexException(data + " changed size while it was indexed (" + stamp.size + " then "
+                    throw new JsonlIndexException(data, "changed size while it was indexed (" + stamp.size + " then "
                             + at + " bytes)");
                 }
                 if (last != at) {
@@ -164,7 +164,7 @@ final class LineIndex implements AutoCloseable {
         int head = s.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 32);
         Stamp now = Stamp.of(data);
         if (now.size != dataSize || now.mtime != mtime || now.head != head) {
-            throw new JsonlIndexException(sidecar + " indexes another version of " + data + " (indexed at " + dataSize
+            throw new JsonlIndexException(sidecar, "indexes another version of " + data + " (indexed at " + dataSize
                     + " bytes, modified " + java.time.Instant.ofEpochMilli(mtime) + "; now " + now.size + " bytes, modified "
                     + java.time.Instant.ofEpochMilli(now.mtime) + (now.size == dataSize && now.mtime == mtime
                     ? ", and its first bytes differ" : "") + "): delete the sidecar to index the file again");
@@ -185,7 +185,7 @@ final class LineIndex implements AutoCloseable {
     }
 
     private static JsonlIndexException damaged(Path sidecar, String what) {
-        return new JsonlIndexException(sidecar + " " + what + ": delete it to index the data file again");
+        return new JsonlIndexException(sidecar, what + ": delete it to index the data file again");
     }
 
     long lines() {

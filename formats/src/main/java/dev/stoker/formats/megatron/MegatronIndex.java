@@ -153,7 +153,7 @@ final class MegatronIndex {
     }
 
     private static MegatronFormatException bad(Path idxPath, String what) {
-        return new MegatronFormatException(idxPath + ": " + what);
+        return new MegatronFormatException(idxPath.toString(), what);
     }
 
     MegatronDType dtype() {

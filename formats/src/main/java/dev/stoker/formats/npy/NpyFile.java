@@ -68,7 +68,7 @@ public final class NpyFile implements AutoCloseable {
                 data = copy;
             }
             return new NpyFile(file, h, new Tensor(data, h.dtype(), h.shape()), arena);
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             if (arena != null) arena.close();
             file.close();
             throw e;

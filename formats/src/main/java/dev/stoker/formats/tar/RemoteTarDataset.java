@@ -3,6 +3,10 @@ package dev.stoker.formats.tar;
 import dev.stoker.data.Dataset;
 
 import dev.stoker.formats.mmap.MapFaults;
+import dev.stoker.formats.remote.RemoteFile;
+import dev.stoker.formats.remote.RemoteFileException;
+import dev.stoker.formats.remote.RemoteSettings;
+import dev.stoker.formats.remote.ShardCache;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -56,9 +60,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
     private final ShardIndex[] indices;
     private final ShardOffsets offsets;
     private final ShardCache cache;
-    private final HttpClient http;
-    private final int readAhead;
-    private final Duration stallTimeout;
+    private final RemoteSettings remote;
     private final int maxMappedShards;
     /** Shards fetched and mapped, least recently used first; a dropped map lives on in its samples. */
     private final LinkedHashMap<Integer, Future<MemorySegment>> mapped;
@@ -69,9 +71,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
         this.indices = indices;
         this.offsets = new ShardOffsets(indices);
         this.cache = b.cache;
-        this.http = b.http;
-        this.readAhead = b.readAhead;
-        this.stallTimeout = b.readTimeout;
+        this.remote = b.settings();
         this.maxMappedShards = b.maxMappedShards;
         this.mapped = new LinkedHashMap<>(16, 0.75f, true);
     }
@@ -108,7 +108,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
             synchronized (mapped) {
                 mapped.remove(s);
             }
-            throw ShardCache.dropDamaged(cache.fileFor(shards[s]), e);
+            throw ShardSources.damaged(e, ShardCache.dropDamaged(cache.fileFor(shards[s])));
         } catch (InternalError e) {
             // The copy was cut short under its map (another process, a cleaner): name it, and let
             // the next read fetch the shard again.
@@ -223,7 +223,11 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
         Path copy = null;
         MemorySegment map = null;
         for (int attempt = 1; map == null; attempt++) {
-            copy = cache.fetch(shards[s], http, readAhead, stallTimeout); // pinned until mapped
+            try {
+                copy = cache.fetchPinned(shards[s], remote); // pinned until mapped
+            } catch (RemoteFileException e) {
+                throw new TarException(shards[s], 0, e.what(), e);
+            }
             try {
                 // An automatic arena: samples handed out keep the map alive after it leaves the LRU list.
                 MemorySegment segment = MappedTarSource.map(copy, Arena.ofAuto());
@@ -273,9 +277,9 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
         private ShardCache cache;
         private UnaryOperator<String> indexLocation = s -> s + ".idx";
         private boolean indexLocationSet;
-        private HttpClient http = HttpShards.defaultClient();
-        private int readAhead = HttpShards.DEFAULT_READ_AHEAD;
-        private Duration readTimeout = HttpShards.DEFAULT_STALL_TIMEOUT;
+        private HttpClient http = RemoteSettings.defaultClient();
+        private int readAhead = RemoteSettings.DEFAULT_READ_AHEAD;
+        private Duration readTimeout = RemoteSettings.DEFAULT_STALL_TIMEOUT;
         private int maxMappedShards = 64;
         private int indexFetches = 16;
 
@@ -300,7 +304,7 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
             return this;
         }
 
-        /** The HTTP client for {@code http(s)://} shards (default: {@link HttpShards#defaultClient()}). */
+        /** The HTTP client for {@code http(s)://} shards (default: {@link RemoteSettings#defaultClient()}). */
         public Builder httpClient(HttpClient client) {
             this.http = Objects.requireNonNull(client, "client");
             return this;
@@ -356,12 +360,16 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
                 if (!ShardSources.isStreamed(s)) {
                     throw new IllegalArgumentException(s + " is a local file: read local shards with IndexedTarDataset");
                 }
-                if (PipeShards.isPipe(s) && !indexLocationSet) {
+                if (RemoteFile.isPipe(s) && !indexLocationSet) {
                     throw new IllegalArgumentException(s + " is a command: say where its sidecar is with"
                             + " indexLocation(shard -> command that writes the .idx)");
                 }
             }
             return new RemoteTarDataset(this, fetchIndices());
+        }
+
+        private RemoteSettings settings() {
+            return new RemoteSettings(http, readAhead, readTimeout);
         }
 
         private ShardIndex[] fetchIndices() {
@@ -404,8 +412,8 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
             String location = indexLocation.apply(shard);
             Path copy;
             try {
-                copy = cache.fetchIndex(location, http, readAhead, readTimeout);
-            } catch (TarException e) {
+                copy = cache.fetchIndexPinned(location, settings());
+            } catch (RemoteFileException e) {
                 throw new TarException(shard, 0, "its index " + location + " could not be fetched ("
                         + e.getMessage() + "); write one with `stoker index` beside the shard", e);
             }

@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.remote.ShardCache;
 import java.lang.foreign.Arena;
 import java.net.http.HttpClient;
 import java.time.Duration;

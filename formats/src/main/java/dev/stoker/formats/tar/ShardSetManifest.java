@@ -124,7 +124,7 @@ public record ShardSetManifest(String pattern, boolean complete, String writtenB
             }
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException | UncheckedIOException e) {
-            throw new ShardSetException("cannot read the shard set manifest " + file + ": " + e.getMessage(), e);
+            throw new ShardSetException(file + ": cannot read the shard set manifest: " + e.getMessage(), e);
         }
         String[] lines = text.split("\n", -1);
         String state = null;
@@ -167,7 +167,7 @@ public record ShardSetManifest(String pattern, boolean complete, String writtenB
                     default -> throw new IllegalArgumentException("unknown field \"" + f[0] + "\"");
                 }
             } catch (IllegalArgumentException | DateTimeParseException e) {
-                throw new ShardSetException(file + ", line " + (n + 1) + ": " + e.getMessage(), e);
+                throw new ShardSetException(file, n + 1, e.getMessage(), e);
             }
         }
         if (state == null || pattern == null || started == null) {

@@ -190,7 +190,7 @@ public final class ShardSets {
                 return n.endsWith(ShardSetManifest.SUFFIX) || n.endsWith(ShardSetManifest.PART_SUFFIX);
             }).sorted().toList();
         } catch (IOException | UncheckedIOException e) {
-            throw new ShardSetException("cannot list " + folder + " for the manifests of its shard sets: "
+            throw new ShardSetException(folder + ": cannot list it for the manifests of its shard sets: "
                     + e.getMessage(), e);
         }
         // marks first: a set being written is refused even where an older manifest still names it

@@ -1,5 +1,10 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.remote.RemoteBytes;
+import dev.stoker.formats.remote.RemoteFile;
+import dev.stoker.formats.remote.RemoteFileException;
+import dev.stoker.formats.remote.RemoteSettings;
+import dev.stoker.formats.remote.ShardCache;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
@@ -10,9 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Opens a shard by its location: an {@code http(s)://} URL is streamed ({@link HttpShards}), a
- * {@code pipe:} command's output is streamed ({@link PipeShards}); a {@code file:} URL or a plain
- * path is memory-mapped. A gzip-compressed shard ({@code .tar.gz}, {@code .tgz}, recognized by its
+ * Opens a shard by its location: an {@code http(s)://} URL or a {@code pipe:} command's output is
+ * streamed ({@link RemoteFile}); a {@code file:} URL or a plain path is memory-mapped. A gzip-compressed shard ({@code .tar.gz}, {@code .tgz}, recognized by its
  * magic bytes) is inflated as a stream wherever it comes from. Shard lists may mix them.
  */
 public final class ShardSources {
@@ -23,7 +27,7 @@ public final class ShardSources {
      * @param arena the arena local shards are mapped into; member data lives as long as it
      */
     public static TarReader open(String location, Arena arena, HttpClient http, int readAhead) {
-        return open(location, arena, http, readAhead, HttpShards.DEFAULT_STALL_TIMEOUT);
+        return open(location, arena, http, readAhead, RemoteSettings.DEFAULT_STALL_TIMEOUT);
     }
 
     /**
@@ -53,32 +57,61 @@ public final class ShardSources {
             return local(path.toString(), path, arena, maxMember);
         }
         if (cache != null) {
-            Path copy = cache.copyOf(location);
+            Path copy = cache.copyOf(location).orElse(null);
             if (copy != null) {
                 try {
-                    return local(location, copy, arena, maxMember).readingCachedCopy(copy);
+                    // A copy damaged on disk since it was kept is deleted, so that the next read fetches it again.
+                    return local(location, copy, arena, maxMember)
+                            .onFailure(e -> damaged(e, ShardCache.dropDamaged(copy)));
                 } catch (TarException e) {
                     // evicted by another process between the lookup and the open: fetch it again
                 }
             }
         }
-        RemoteBytes remote = stream(location, http, readAhead, stallTimeout);
-        InputStream kept = cache == null ? remote.in() : cache.recording(location, remote.in(), remote.length());
+        HttpClient client = http == null ? RemoteSettings.defaultClient() : http; // null: no URL expected
+        RemoteBytes remote = stream(location, new RemoteSettings(client, readAhead, stallTimeout));
+        InputStream kept = cache == null ? remote.in() : cache.recording(location, remote);
         InputStream tar = GzipShards.inflatingIfGzip(kept, location);
         return TarReader.open(location, tar, tar == kept ? remote.length() : -1, maxMember);
     }
 
-    /** The bytes of a streamed location (a URL, a command), and their length when known (else -1). */
-    static RemoteBytes stream(String location, HttpClient http, int readAhead, Duration stallTimeout) {
-        return stream(RemoteFile.at(location), http, readAhead, stallTimeout);
+    /**
+     * Streams the remote shard {@code file} (a URL, a command) as a tar, inflated where it is
+     * gzip-compressed, never held whole.
+     *
+     * <pre>{@code
+     * try (TarReader tar = ShardSources.open(RemoteFile.at("pipe:cat /data/s-0.tar"), RemoteSettings.defaults())) { ... }
+     * }</pre>
+     *
+     * @throws TarException naming the location when it cannot be fetched
+     */
+    public static TarReader open(RemoteFile file, RemoteSettings settings) {
+        RemoteBytes remote = stream(file, settings);
+        InputStream tar = GzipShards.inflatingIfGzip(remote.in(), file.location());
+        return TarReader.open(file.location(), tar, tar == remote.in() ? remote.length() : -1,
+                StreamTarSource.defaultMaxMember());
     }
 
-    /** The bytes of a remote file, and their length when known (else -1). */
-    static RemoteBytes stream(RemoteFile file, HttpClient http, int readAhead, Duration stallTimeout) {
-        return switch (file) {
-            case RemoteFile.Url url -> HttpShards.get(url.location(), http, readAhead, stallTimeout);
-            case RemoteFile.Command command -> new RemoteBytes(PipeShards.output(command, readAhead, stallTimeout), -1);
-        };
+    /** The bytes of a streamed location (a URL, a command); a failure to fetch it is the shard's. */
+    private static RemoteBytes stream(String location, RemoteSettings settings) {
+        try {
+            return stream(RemoteFile.at(location), settings);
+        } catch (RemoteFileException e) {
+            throw new TarException(location, 0, e.what(), e);
+        }
+    }
+
+    private static RemoteBytes stream(RemoteFile file, RemoteSettings settings) {
+        try {
+            return file.open(settings);
+        } catch (RemoteFileException e) {
+            throw new TarException(file.location(), 0, e.what(), e);
+        }
+    }
+
+    /** {@code failure}, read from a cached copy, with what became of the copy ({@code note}) added. */
+    static TarException damaged(TarException failure, String note) {
+        return new TarException(failure.source(), failure.offset(), failure.what() + " " + note, failure);
     }
 
     /** A local tar is mapped; a compressed one is inflated as a stream (its magic read from the map). */
@@ -103,7 +136,7 @@ public final class ShardSources {
 
     /** Whether a location is read as a stream (a URL, a command) rather than mapped from a local file. */
     public static boolean isStreamed(String location) {
-        return HttpShards.isUrl(location) || PipeShards.isPipe(location);
+        return RemoteFile.isRemote(location);
     }
 
     /** The local path of a location: a {@code file:} URL or a path. */

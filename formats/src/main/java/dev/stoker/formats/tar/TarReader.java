@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.function.UnaryOperator;
 
 /**
  * Reads the regular files of a tar archive in order: POSIX ustar, pax extended headers
@@ -35,7 +36,7 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
     private final byte[] block = new byte[TarHeader.BLOCK];
     private TarMember next;
     private boolean ended;
-    private Path cachedCopy; // the ShardCache file read, deleted when it turns out damaged
+    private UnaryOperator<TarException> onFailure = UnaryOperator.identity();
 
     TarReader(TarSource source) {
         this.source = source;
@@ -72,12 +73,11 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
     }
 
     /**
-     * Marks this reader as reading {@code copy}, a {@link ShardCache} copy of a remote shard: when
-     * it turns out damaged (changed on disk since it was kept), the copy is deleted so that the
-     * next read fetches the shard again, and the error says so.
+     * Has a failure to parse the shard go through {@code handler} first, which returns the error to
+     * throw: whoever opened the shard from a copy (a cache) can drop the copy and say so.
      */
-    TarReader readingCachedCopy(Path copy) {
-        this.cachedCopy = copy;
+    TarReader onFailure(UnaryOperator<TarException> handler) {
+        this.onFailure = handler;
         return this;
     }
 
@@ -103,7 +103,7 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
                 next = readNext();
             } catch (TarException e) {
                 ended = true; // the position is unknown after a failure: nothing more is read
-                throw cachedCopy == null ? e : ShardCache.dropDamaged(cachedCopy, e);
+                throw onFailure.apply(e);
             } catch (InternalError e) { // a mapped file cut short under the map: name it
                 ended = true;
                 throw source.changed(e, "the member header near byte " + source.position());

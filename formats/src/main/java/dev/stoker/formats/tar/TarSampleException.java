@@ -1,5 +1,7 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.DataFormatException;
+import dev.stoker.data.DataPosition;
 import java.util.Objects;
 
 /**
@@ -13,10 +15,10 @@ import java.util.Objects;
  * shard data/shard-000003.tar, sample "000042", member .npy (field x): the array is &lt;f8 (f64) of shape [80, 3000], but the field is f32 of shape [80, 3000]
  * </pre>
  *
- * <p>It is a {@link RuntimeException} thrown from {@link TarTensorStream#fill}, so a loader built
+ * <p>It is a {@link DataFormatException} (at the sample's key) thrown from {@link TarTensorStream#fill}, so a loader built
  * with {@code onBadSample(SamplePolicy.SKIP)} leaves the sample out and counts it.
  */
-public final class TarSampleException extends RuntimeException {
+public final class TarSampleException extends DataFormatException {
     private static final long serialVersionUID = 1L;
 
     private final String url;
@@ -35,7 +37,8 @@ public final class TarSampleException extends RuntimeException {
 
     public TarSampleException(TarSample sample, String extension, String field, String what, Throwable cause) {
         super("shard " + sample.url() + ", sample \"" + sample.key() + "\", member ." + extension + " (field "
-                + field + "): " + what, cause);
+                + field + "): " + what, sample.url(), DataPosition.named("sample", sample.key()),
+                "member ." + extension + " (field " + field + "): " + what, cause);
         this.url = sample.url();
         this.key = sample.key();
         this.extension = Objects.requireNonNull(extension, "extension");

@@ -4,6 +4,8 @@ import dev.stoker.data.ReshardableStreamingDataset;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.formats.remote.RemoteSettings;
+import dev.stoker.formats.remote.ShardCache;
 import dev.stoker.random.Seeds;
 import java.lang.foreign.Arena;
 import java.net.http.HttpClient;
@@ -52,7 +54,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
         this.shuffleShards = b.shuffleShards;
         this.shuffleBuffer = b.shuffleBuffer;
         this.skipCorruptShards = b.skipCorruptShards;
-        this.opener = new ShardOpener(b.http != null ? b.http : HttpShards.defaultClient(), b.readAhead,
+        this.opener = new ShardOpener(b.http != null ? b.http : RemoteSettings.defaultClient(), b.readAhead,
                 b.readTimeout, b.cache, b.maxMemberBytes);
         this.samplesPerWorker = b.samplesPerWorker;
     }
@@ -195,7 +197,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
 
     private static long countByReading(String shard) {
         try (Arena arena = Arena.ofConfined();
-             TarReader reader = ShardSources.open(shard, arena, null, HttpShards.DEFAULT_READ_AHEAD)) {
+             TarReader reader = ShardSources.open(shard, arena, null, RemoteSettings.DEFAULT_READ_AHEAD)) {
             SampleGrouper samples = new SampleGrouper(reader);
             long n = 0;
             for (; samples.hasNext(); n++) {
@@ -217,8 +219,8 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
         private int shuffleBuffer;
         private boolean skipCorruptShards;
         private HttpClient http;
-        private int readAhead = HttpShards.DEFAULT_READ_AHEAD;
-        private Duration readTimeout = HttpShards.DEFAULT_STALL_TIMEOUT;
+        private int readAhead = RemoteSettings.DEFAULT_READ_AHEAD;
+        private Duration readTimeout = RemoteSettings.DEFAULT_STALL_TIMEOUT;
         private long samplesPerWorker;
         private ShardCache cache;
         private long maxMemberBytes = StreamTarSource.defaultMaxMember();
@@ -269,7 +271,7 @@ public final class TarShardDataset implements ReshardableStreamingDataset<TarSam
             return this;
         }
 
-        /** The HTTP client for {@code http(s)://} shards (default: {@link HttpShards#defaultClient()}). */
+        /** The HTTP client for {@code http(s)://} shards (default: {@link RemoteSettings#defaultClient()}). */
         public Builder httpClient(HttpClient client) {
             this.http = client;
             return this;

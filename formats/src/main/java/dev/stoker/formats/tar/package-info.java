@@ -8,7 +8,8 @@
  *       rule: key = the path up to the first dot of the file name, extension = the rest.
  *   <li>{@link dev.stoker.formats.tar.TarShardDataset}: a streaming dataset over a shard list
  *       ({@link dev.stoker.formats.tar.ShardPatterns brace-expanded}, local paths and
- *       {@code http(s)://} URLs mixed), split over ranks and workers by
+ *       {@code http(s)://} URLs and {@code pipe:} commands mixed, fetched through
+ *       {@link dev.stoker.formats.remote}), split over ranks and workers by
  *       {@link dev.stoker.formats.tar.ShardAssignment}, with a seeded
  *       {@link dev.stoker.formats.tar.ShuffleBuffer}.
  *   <li>{@link dev.stoker.formats.tar.TarTensorStream}: numeric samples ({@code .npy} arrays,

@@ -54,7 +54,7 @@ public final class TokenFile implements AutoCloseable {
         if (file.size() % type.bytes() != 0) {
             long size = file.size();
             file.close();
-            throw new TokenFileException(file.path() + ": " + size + " bytes is not a whole number of "
+            throw new TokenFileException(file.path().toString(), size + " bytes is not a whole number of "
                     + type + " tokens (" + type.bytes() + " bytes each); the last " + (size % type.bytes())
                     + " bytes are a partial token: a truncated file, or the wrong token type");
         }

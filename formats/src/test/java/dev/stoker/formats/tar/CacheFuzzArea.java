@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.remote.ShardCache;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
 import java.io.IOException;

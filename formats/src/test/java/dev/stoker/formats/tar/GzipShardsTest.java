@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.stoker.formats.remote.ShardCache;
 import com.sun.net.httpserver.HttpServer;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;

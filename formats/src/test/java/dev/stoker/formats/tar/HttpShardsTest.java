@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.stoker.formats.remote.RemoteFile;
+import dev.stoker.formats.remote.RemoteSettings;
 import com.sun.net.httpserver.HttpServer;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
@@ -147,7 +149,7 @@ class HttpShardsTest {
     }
 
     private void drain(String url) {
-        try (TarReader r = HttpShards.open(url, HttpShards.defaultClient(), 8192)) {
+        try (TarReader r = ShardSources.open(RemoteFile.at(url), RemoteSettings.defaults().withReadAhead(8192))) {
             r.forEachRemaining(m -> { });
         }
     }

@@ -3,6 +3,8 @@ package dev.stoker.formats.tar;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.stoker.formats.remote.RemoteFile;
+import dev.stoker.formats.remote.RemoteSettings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -54,7 +56,8 @@ class HttpSilentServerTest {
     void aServerThatNeverAnswersFailsTheShardAfterTheStallTimeout() {
         String url = "http://127.0.0.1:" + server.getLocalPort() + "/train-000000.tar";
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> { // a hang guard, not a speed check
-            assertThatThrownBy(() -> HttpShards.open(url, HttpShards.defaultClient(), 8192, Duration.ofMillis(500)))
+            assertThatThrownBy(() -> ShardSources.open(RemoteFile.at(url),
+                    new RemoteSettings(RemoteSettings.defaultClient(), 8192, Duration.ofMillis(500))))
                     .isInstanceOf(TarException.class)
                     .hasMessageContaining(url)
                     .hasMessageContaining("no answer");

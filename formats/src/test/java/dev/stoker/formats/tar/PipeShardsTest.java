@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.stoker.formats.remote.RemoteFile;
+import dev.stoker.formats.remote.RemoteSettings;
+import dev.stoker.formats.remote.RemoteFileException;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.loader.Batch;
@@ -114,7 +117,8 @@ class PipeShardsTest {
     void closingAShardEarlyEndsTheCommandAndWhatItStarted() throws Exception {
         Path pidFile = dir.resolve("sleeper.pid");
         String location = "pipe:sleep 60 & echo $! > '" + pidFile + "'; cat '" + dir + "/p-0.tar'; wait";
-        try (TarReader r = PipeShards.open(location, 4096, Duration.ofSeconds(30))) {
+        try (TarReader r = ShardSources.open(RemoteFile.at(location),
+                RemoteSettings.defaults().withReadAhead(4096).withStallTimeout(Duration.ofSeconds(30)))) {
             assertThat(r.hasNext()).isTrue();
             r.next();
         }
@@ -128,8 +132,8 @@ class PipeShardsTest {
 
     @Test
     void anEmptyCommandIsRefusedByName() {
-        assertThatThrownBy(() -> PipeShards.open("pipe:  ", 4096, Duration.ofSeconds(1)))
-                .isInstanceOf(TarException.class).hasMessageContaining("no command");
+        assertThatThrownBy(() -> RemoteFile.at("pipe:  "))
+                .isInstanceOf(RemoteFileException.class).hasMessageContaining("no command");
     }
 
     @Test

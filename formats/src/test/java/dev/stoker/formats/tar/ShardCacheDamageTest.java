@@ -3,6 +3,7 @@ package dev.stoker.formats.tar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stoker.formats.remote.ShardCache;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
 import java.nio.file.Files;

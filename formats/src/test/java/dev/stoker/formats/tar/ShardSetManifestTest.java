@@ -2,7 +2,9 @@ package dev.stoker.formats.tar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.stoker.data.DataPosition;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +37,9 @@ class ShardSetManifestTest {
         Files.writeString(file, sample().text().replace("shard-000001.tar\t", "../../etc/passwd\t"));
         assertThatThrownBy(() -> ShardSetManifest.read(file)).isInstanceOf(ShardSetException.class)
                 .hasMessageContaining("line 9").hasMessageContaining("not a file name");
+        ShardSetException e = catchThrowableOfType(ShardSetException.class, () -> ShardSetManifest.read(file));
+        assertThat(e.source()).isEqualTo(file.toString()); // the fields say it too
+        assertThat(e.position()).isEqualTo(DataPosition.line(9));
     }
 
     /** Damaged manifests (bytes flipped, cut, lines dropped) are refused by name, never with another error. */

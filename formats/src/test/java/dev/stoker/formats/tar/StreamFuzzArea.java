@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.remote.StallGuardInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

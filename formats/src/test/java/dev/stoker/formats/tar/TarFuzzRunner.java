@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.DataFormatException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,6 +71,11 @@ public final class TarFuzzRunner {
                 if (!message.contains(n)) {
                     return "BAD the message does not name " + n + ": " + describe(t);
                 }
+            }
+            // one error family: file and position are fields as well as words (the loader reports them alike)
+            if (!(t instanceof DataFormatException d) || c.names().stream().noneMatch(n -> d.source().contains(n))
+                    || !message.contains(d.source()) || d.position() == null) {
+                return "BAD not a DataFormatException whose source field is the file it names: " + describe(t);
             }
             return "refused " + t.getClass().getSimpleName();
         }

@@ -62,6 +62,40 @@ enum PolicyOp {
     }
 
     /**
+     * torchvision's {@code _apply_op} on a uint8 tensor ({@link TensorOps}), as {@link AugMix}
+     * runs it: the warps through {@code grid_sample}, the blends in float32. Brightness,
+     * posterize, solarize, equalize and invert have the same arithmetic as on a PIL image.
+     */
+    void applyTensor(Tile tile, double magnitude, Interpolation interpolation) {
+        switch (this) {
+            case SHEAR_X -> TensorOps.shearX(tile, magnitude, interpolation);
+            case SHEAR_Y -> TensorOps.shearY(tile, magnitude, interpolation);
+            case TRANSLATE_X -> TensorOps.translate(tile, (int) magnitude, 0, interpolation);
+            case TRANSLATE_Y -> TensorOps.translate(tile, 0, (int) magnitude, interpolation);
+            case ROTATE -> TensorOps.rotate(tile, magnitude, interpolation);
+            case COLOR -> TensorOps.saturation(tile, 1.0 + magnitude);
+            case CONTRAST -> TensorOps.contrast(tile, 1.0 + magnitude);
+            case SHARPNESS -> TensorOps.sharpness(tile, 1.0 + magnitude);
+            case AUTO_CONTRAST -> TensorOps.autocontrast(tile);
+            default -> apply(tile, magnitude, interpolation);
+        }
+    }
+
+    /**
+     * Bin {@code bin} of {@code bins} of this op's magnitudes in AugMix's space, for an image
+     * {@code width x height}: as {@link #standardMagnitude} but translate to a third of the side
+     * and posterize from 4 bits down to 0.
+     */
+    double augMixMagnitude(int bins, int bin, int width, int height) {
+        return switch (this) {
+            case TRANSLATE_X -> TorchLinspace.at(0f, (float) (width / 3.0), bins, bin);
+            case TRANSLATE_Y -> TorchLinspace.at(0f, (float) (height / 3.0), bins, bin);
+            case POSTERIZE -> TorchLinspace.posterizeBits(bins, 4, bin) - 4;
+            default -> standardMagnitude(bins, bin, width, height);
+        };
+    }
+
+    /**
      * Bin {@code bin} of {@code bins} of this op's magnitudes in AutoAugment's and RandAugment's
      * space, for an image {@code width x height}: shear to 0.3, translate to 150/331 of the side,
      * rotate to 30 degrees, the enhancements to 0.9, posterize from 8 bits down to 4.

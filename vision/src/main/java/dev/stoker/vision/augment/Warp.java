@@ -198,30 +198,111 @@ public final class Warp {
             double yc = y + 0.5;
             for (int x = 0; x < w; x++) {
                 double xc = x + 0.5;
-                double xin = a[0] * xc + a[1] * yc + a[2];
-                double yin = a[3] * xc + a[4] * yc + a[5];
-                if (xin < 0.0 || xin >= w || yin < 0.0 || yin >= h) {
-                    continue;    // stays black
-                }
-                xin -= 0.5;
-                yin -= 0.5;
-                int x0 = floor(xin);
-                int y0 = floor(yin);
-                double dx = xin - x0;
-                double dy = yin - y0;
-                int c0 = 3 * clip(x0, w);
-                int c1 = 3 * clip(x0 + 1, w);
-                int r0 = 3 * w * clip(y0, h);
-                boolean below = y0 + 1 >= 0 && y0 + 1 < h;
-                int r1 = 3 * w * (y0 + 1);
+                bilinearPixel(in, out, w, h, a[0] * xc + a[1] * yc + a[2], a[3] * xc + a[4] * yc + a[5], 3 * (y * w + x));
+            }
+        }
+    }
+
+    /** Pillow's {@code bilinear_filter32RGB} at input position (xin, yin) into {@code out[o..o+2]}; outside, left black. */
+    private static void bilinearPixel(byte[] in, byte[] out, int w, int h, double xin, double yin, int o) {
+        if (xin < 0.0 || xin >= w || yin < 0.0 || yin >= h) {
+            return;    // stays black
+        }
+        xin -= 0.5;
+        yin -= 0.5;
+        int x0 = floor(xin);
+        int y0 = floor(yin);
+        double dx = xin - x0;
+        double dy = yin - y0;
+        int c0 = 3 * clip(x0, w);
+        int c1 = 3 * clip(x0 + 1, w);
+        int r0 = 3 * w * clip(y0, h);
+        boolean below = y0 + 1 >= 0 && y0 + 1 < h;
+        int r1 = 3 * w * (y0 + 1);
+        for (int b = 0; b < 3; b++) {
+            double v1 = lerp(in[r0 + c0 + b] & 0xFF, in[r0 + c1 + b] & 0xFF, dx);
+            double v2 = below ? lerp(in[r1 + c0 + b] & 0xFF, in[r1 + c1 + b] & 0xFF, dx) : v1;
+            out[o + b] = (byte) (int) lerp(v1, v2, dy);
+        }
+    }
+
+    /**
+     * {@code F.perspective(img, startpoints, endpoints, interpolation)} on a PIL image: the output
+     * point {@code endpoints[i]} takes the input at {@code startpoints[i]} (four {x, y} corners),
+     * black outside. torchvision solves the eight coefficients by least squares
+     * ({@code _get_perspective_coeffs}); the system is square, so here by elimination, in double:
+     * the coefficients may differ from torch's in the last bits, which moves a pixel only where a
+     * position lands within that of a pixel edge. Then Pillow's {@code perspective_transform}
+     * with its nearest or bilinear filter.
+     */
+    public static void perspective(Tile tile, int[][] startpoints, int[][] endpoints, Interpolation interpolation) {
+        double[] c = perspectiveCoefficients(startpoints, endpoints);
+        int w = tile.width();
+        int h = tile.height();
+        byte[] out = tile.pixels();
+        byte[] in = tile.spare();
+        System.arraycopy(out, 0, in, 0, tile.length());
+        java.util.Arrays.fill(out, 0, tile.length(), (byte) 0);
+        for (int y = 0; y < h; y++) {
+            double yc = y + 0.5;
+            for (int x = 0; x < w; x++) {
+                double xc = x + 0.5;
+                double den = c[6] * xc + c[7] * yc + 1;
+                double xin = (c[0] * xc + c[1] * yc + c[2]) / den;
+                double yin = (c[3] * xc + c[4] * yc + c[5]) / den;
                 int o = 3 * (y * w + x);
-                for (int b = 0; b < 3; b++) {
-                    double v1 = lerp(in[r0 + c0 + b] & 0xFF, in[r0 + c1 + b] & 0xFF, dx);
-                    double v2 = below ? lerp(in[r1 + c0 + b] & 0xFF, in[r1 + c1 + b] & 0xFF, dx) : v1;
-                    out[o + b] = (byte) (int) lerp(v1, v2, dy);
+                if (interpolation == Interpolation.BILINEAR) {
+                    bilinearPixel(in, out, w, h, xin, yin, o);
+                } else {
+                    int xi = coord(xin);
+                    int yi = coord(yin);
+                    if (xi >= 0 && xi < w && yi >= 0 && yi < h) {
+                        copy(in, 3 * (yi * w + xi), out, o);
+                    }
                 }
             }
         }
+    }
+
+    /** torchvision's {@code _get_perspective_coeffs}: the map from output to input points, solved with partial pivoting. */
+    static double[] perspectiveCoefficients(int[][] startpoints, int[][] endpoints) {
+        double[][] m = new double[8][9];
+        for (int i = 0; i < 4; i++) {
+            double ex = endpoints[i][0];
+            double ey = endpoints[i][1];
+            double sx = startpoints[i][0];
+            double sy = startpoints[i][1];
+            m[2 * i] = new double[] {ex, ey, 1, 0, 0, 0, -sx * ex, -sx * ey, sx};
+            m[2 * i + 1] = new double[] {0, 0, 0, ex, ey, 1, -sy * ex, -sy * ey, sy};
+        }
+        for (int col = 0; col < 8; col++) {
+            int pivot = col;
+            for (int r = col + 1; r < 8; r++) {
+                if (Math.abs(m[r][col]) > Math.abs(m[pivot][col])) {
+                    pivot = r;
+                }
+            }
+            if (m[pivot][col] == 0.0) {
+                throw new IllegalArgumentException("the corners " + java.util.Arrays.deepToString(endpoints)
+                        + " do not make a perspective map (three on a line)");
+            }
+            double[] t = m[col];
+            m[col] = m[pivot];
+            m[pivot] = t;
+            for (int r = 0; r < 8; r++) {
+                if (r != col) {
+                    double f = m[r][col] / m[col][col];
+                    for (int k = col; k < 9; k++) {
+                        m[r][k] -= f * m[col][k];
+                    }
+                }
+            }
+        }
+        double[] c = new double[8];
+        for (int i = 0; i < 8; i++) {
+            c[i] = m[i][8] / m[i][i];
+        }
+        return c;
     }
 
     private static double lerp(double a, double b, double d) {

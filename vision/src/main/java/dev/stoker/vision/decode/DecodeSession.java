@@ -194,6 +194,40 @@ public final class DecodeSession implements AutoCloseable {
         }
     }
 
+    /**
+     * Decodes the part of the opened image that holds the source region {@code [left, left + width)
+     * x [top, top + height)} (full-size pixels) at {@code scale}: a JPEG that libjpeg-turbo
+     * reads is cut losslessly to the MCUs around the region first, when that saves work, and only
+     * they are decoded (see {@link DecodedRegion}: the pixels differ from a whole decode's along
+     * the cut). Otherwise, and for every other format, the whole image is decoded as
+     * {@link #decode(ScalingFactor)} does, with the same errors.
+     *
+     * @throws ImageDecodeException as {@link #decode(ScalingFactor)}
+     */
+    public DecodedRegion decodeRegion(ScalingFactor scale, int left, int top, int width, int height) {
+        return decodeRegion(scale, left, top, width, height, false);
+    }
+
+    /** As {@link #decodeRegion(ScalingFactor, int, int, int, int)}; {@code always}: crop even where it saves nothing (tests). */
+    DecodedRegion decodeRegion(ScalingFactor scale, int left, int top, int width, int height, boolean always) {
+        checkBorrowed();
+        if (header == null) {
+            throw new IllegalStateException("open an image before decoding it");
+        }
+        if (route == Route.TURBO && width > 0 && height > 0) {
+            try {
+                DecodedRegion region = turbo.decodeRegion(nativeData, turboHeader, left, top, width, height, scale, pixels,
+                        always);
+                if (region != null) {
+                    return region;
+                }
+            } catch (DecoderFailure f) {
+                // A failed native call: the whole decode below says what is wrong, or decodes it.
+            }
+        }
+        return DecodedRegion.whole(decode(scale));
+    }
+
     /** Opens and decodes at full size. */
     public DecodedImage decode(MemorySegment bytes, String source) {
         open(bytes, source);

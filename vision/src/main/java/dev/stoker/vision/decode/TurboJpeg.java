@@ -43,6 +43,14 @@ final class TurboJpeg {
     static final int TJFLAG_LIMITSCANS = 32768;
     /** tjGetErrorCode: the last error was only a warning. */
     static final int TJERR_WARNING = 0;
+    /** tjtransform.options: crop to the region given (on MCU boundaries), copy no markers. */
+    static final int TJXOPT_CROP = 4;
+    static final int TJXOPT_COPYNONE = 64;
+    /** Size of struct tjtransform: tjregion r (4 ints), int op, int options, void* data, customFilter pointer. */
+    static final long TJTRANSFORM_BYTES = 40;
+    /** MCU width and height in pixels per subsampling (enum TJSAMP: 444, 422, 420, GRAY, 440, 411). */
+    private static final int[] MCU_WIDTH = {8, 16, 16, 8, 8, 32};
+    private static final int[] MCU_HEIGHT = {8, 8, 16, 8, 16, 8};
 
     private static final Optional<TurboJpeg> INSTANCE = load();
 
@@ -53,6 +61,9 @@ final class TurboJpeg {
     final MethodHandle getErrorStr2;       // char* (tjhandle)
     final MethodHandle getErrorCode;       // int (tjhandle)
     final MethodHandle destroy;            // int (tjhandle)
+    final MethodHandle initTransform;      // tjhandle tjInitTransform(void)
+    final MethodHandle transform;          // int (tjhandle, const uchar*, ulong, int n, uchar** dst, ulong* dstSize, tjtransform*, int flags)
+    final MethodHandle free;               // void tjFree(uchar*)
     private final List<ScalingFactor> scalingFactors;
 
     private TurboJpeg(SymbolLookup lib, String libraryName) throws Throwable {
@@ -66,6 +77,10 @@ final class TurboJpeg {
         getErrorStr2 = linker.downcallHandle(find(lib, "tjGetErrorStr2"), FunctionDescriptor.of(ADDRESS, ADDRESS));
         getErrorCode = linker.downcallHandle(find(lib, "tjGetErrorCode"), FunctionDescriptor.of(JAVA_INT, ADDRESS));
         destroy = linker.downcallHandle(find(lib, "tjDestroy"), FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        initTransform = linker.downcallHandle(find(lib, "tjInitTransform"), FunctionDescriptor.of(ADDRESS));
+        transform = linker.downcallHandle(find(lib, "tjTransform"), FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
+                JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+        free = linker.downcallHandle(find(lib, "tjFree"), FunctionDescriptor.ofVoid(ADDRESS));
         MethodHandle getScalingFactors = linker.downcallHandle(find(lib, "tjGetScalingFactors"),
                 FunctionDescriptor.of(ADDRESS, ADDRESS));
         this.scalingFactors = readScalingFactors(getScalingFactors);
@@ -135,6 +150,16 @@ final class TurboJpeg {
             out.sort((a, b) -> Double.compare(b.value(), a.value()));
             return List.copyOf(out);
         }
+    }
+
+    /** The MCU width of a JPEG of subsampling {@code tjsamp} (TJSAMP), or 0 when the library has none for it. */
+    static int mcuWidth(int tjsamp) {
+        return tjsamp >= 0 && tjsamp < MCU_WIDTH.length ? MCU_WIDTH[tjsamp] : 0;
+    }
+
+    /** The MCU height of a JPEG of subsampling {@code tjsamp}, or 0 when the library has none for it. */
+    static int mcuHeight(int tjsamp) {
+        return tjsamp >= 0 && tjsamp < MCU_HEIGHT.length ? MCU_HEIGHT[tjsamp] : 0;
     }
 
     /** The library's message for the last error on {@code handle}. */

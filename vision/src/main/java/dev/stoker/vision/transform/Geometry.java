@@ -105,6 +105,17 @@ public final class Geometry {
         resized = true;
     }
 
+    /**
+     * The source pixels the resample reads, as a box of the source image (unflipped): what a
+     * decoder must decode of it. A pixel or two wider than the filter needs where the output is
+     * only part of a resize (a crop after it), so that rounding cannot leave a tap outside.
+     */
+    public CropBox sourceRegion() {
+        int[] xs = x.readSpan();
+        int[] ys = y.readSpan();
+        return new CropBox(ys[0], xs[0], ys[1] - ys[0], xs[1] - xs[0]);
+    }
+
     /** Mirrors the image left to right. */
     public void flipHorizontal() {
         flipped = !flipped;
@@ -131,6 +142,20 @@ public final class Geometry {
             inSize = sourceSize;
             size = sourceSize;
             imgEnd = sourceSize;
+        }
+
+        /**
+         * {@code [lo, hi)}, the source positions the outputs {@code [imgStart, imgEnd)} read: those
+         * within the filter's support of their centres, within {@code [origin, origin + inSize)}.
+         */
+        int[] readSpan() {
+            double support = Math.max(scale, 1.0);
+            int count = imgEnd - imgStart;
+            long lo = (long) Math.floor(in0 + (shift + 0.5) * scale - support) - 1;
+            long hi = (long) Math.ceil(in0 + (shift + count - 0.5) * scale + support) + 1;
+            int from = (int) Math.clamp(lo, 0, inSize - 1);
+            int to = (int) Math.clamp(hi, from + 1, inSize);
+            return new int[] {origin + from, origin + to};
         }
 
         boolean padded() {

@@ -31,7 +31,23 @@ public final class Resampler {
      */
     public static void render(MemorySegment pixels, int width, int height, Geometry g, Normalize normalize,
                               Tensor slot, Scratch scratch) {
-        render(pixels, width, height, g, new SlotWriter(slot, normalize, g, scratch), scratch);
+        render(SourcePixels.whole(pixels, width, height), g, new SlotWriter(slot, normalize, g, scratch), scratch);
+    }
+
+    /**
+     * As {@link #render(MemorySegment, int, int, Geometry, Normalize, Tensor, Scratch)}, from a
+     * window of the decoded image (a crop decoded on its own) that holds every source pixel
+     * {@code g} reads.
+     *
+     * @throws IllegalArgumentException when the window misses pixels the geometry reads
+     */
+    public static void render(SourcePixels source, Geometry g, Normalize normalize, Tensor slot, Scratch scratch) {
+        render(source, g, new SlotWriter(slot, normalize, g, scratch), scratch);
+    }
+
+    /** As {@link #render(MemorySegment, int, int, Geometry, Tile, Scratch)}, from a window of the decoded image. */
+    public static void render(SourcePixels source, Geometry g, Tile tile, Scratch scratch) {
+        render(source, g, new TileWriter(tile, g), scratch);
     }
 
     /**
@@ -41,7 +57,7 @@ public final class Resampler {
      * would have normalized.
      */
     public static void render(MemorySegment pixels, int width, int height, Geometry g, Tile tile, Scratch scratch) {
-        render(pixels, width, height, g, new TileWriter(tile, g), scratch);
+        render(SourcePixels.whole(pixels, width, height), g, new TileWriter(tile, g), scratch);
     }
 
     /** Writes {@code tile} into {@code slot}, a {@code (3, H, W)} tensor of the tile's size, normalized. */
@@ -53,12 +69,11 @@ public final class Resampler {
         }
     }
 
-    private static void render(MemorySegment pixels, int width, int height, Geometry g, RowSink writer,
-                               Scratch scratch) {
-        if (pixels.byteSize() < 3L * width * height) {
-            throw new IllegalArgumentException(width + "x" + height + " RGB pixels need " + 3L * width * height
-                    + " bytes, the segment holds " + pixels.byteSize());
-        }
+    private static void render(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
+        MemorySegment pixels = source.data();
+        // Coefficients are computed in the whole decoded image; the window is read at an offset.
+        int width = source.fullWidth();
+        int height = source.fullHeight();
         Geometry.Axis ax = g.x;
         Geometry.Axis ay = g.y;
         int outW = ax.imgEnd - ax.imgStart;
@@ -88,6 +103,11 @@ public final class Resampler {
             yLo = Math.min(yLo, by[2 * j]);
             yHi = Math.max(yHi, by[2 * j] + by[2 * j + 1]);
         }
+        if (xLo < source.left() || xHi > source.left() + source.width() || yLo < source.top()
+                || yHi > source.top() + source.height()) {
+            throw new IllegalArgumentException("the geometry reads columns [" + xLo + ", " + xHi + ") and rows [" + yLo
+                    + ", " + yHi + ") of the decoded image, outside the window decoded, " + source);
+        }
 
         // Horizontal pass: the needed source rows, each to outW pixels, rounded to 8 bits (as PIL).
         // Rows go BLOCK at a time, widened to int and transposed (column by column), so that an
@@ -100,13 +120,14 @@ public final class Resampler {
         int[] columns = scratch.columns(Math.max(1, spanPx * BLOCK * 3));
         int[] hacc = scratch.blockAcc(BLOCK * 3);
         byte[] src = scratch.sourceRow(Math.max(1, spanPx * 3 * BLOCK));
-        long stride = 3L * width;
+        long stride = 3L * source.width();
         for (int r0 = yLo; r0 < yHi; r0 += BLOCK) {
             int rows = Math.min(BLOCK, yHi - r0);
             int b3 = rows * 3;
             int rowBytes = spanPx * 3;
             for (int rr = 0; rr < rows; rr++) {
-                MemorySegment.copy(pixels, ValueLayout.JAVA_BYTE, (r0 + rr) * stride + 3L * xLo, src, rr * rowBytes, rowBytes);
+                MemorySegment.copy(pixels, ValueLayout.JAVA_BYTE, (r0 + rr - source.top()) * stride
+                        + 3L * (xLo - source.left()), src, rr * rowBytes, rowBytes);
             }
             // Column by column: sequential writes, reads from `rows` lines that stay in L1.
             for (int x = 0, o = 0; x < spanPx; x++) {

@@ -58,7 +58,7 @@ class JpegCorruptionFuzzTest {
         System.out.println(decoder + ": " + summary);
         // The damage is neither always harmless nor always caught: both outcomes occur on every leg
         // (in a run of more than a few cases; one case replays a failure).
-        for (String leg : List.of("decode-", "train-", "eval-")) {
+        for (String leg : List.of("decode-", "crop-", "train-", "eval-")) {
             for (String mode : List.of("", "-lenient")) {
                 assertThat(CASES < 100 || summary.matches(".* " + leg + decoder + mode + "=ok:[1-9]\\d*/refused:[1-9].*"))
                         .as("both outcomes on %s%s%s: %s", leg, decoder, mode, summary).isTrue();

@@ -23,7 +23,8 @@ import java.util.Map;
  * that a crash in native code (libjpeg-turbo, or the JDK's own libjpeg under ImageIO) fails the
  * case it happened in instead of killing the test run. Each seed picks a fixture, damages it
  * ({@link JpegCorruptor}) and puts the result through every leg of one decoder (libjpeg-turbo
- * with ImageIO as its fallback, or ImageIO alone): a full decode, and
+ * with ImageIO as its fallback, or ImageIO alone): a full decode, a crop decoded on its own
+ * ({@link DecodeSession#decodeRegion}, forced), and
  * {@code ImagePipeline.train(224)}'s and {@code eval(224)}'s transforms into a slot; two cases
  * in three with damaged data refused (the default), the third with it allowed ({@link #lenient}).
  *
@@ -100,6 +101,22 @@ public final class JpegFuzzRunner {
                 DecodedImage image = session.decode(bytes, source);
                 if (image.width() < 1 || image.height() < 1 || (long) image.width() * image.height() > MAX_PIXELS) {
                     throw new AssertionError("decoded to a size of " + image.width() + "x" + image.height());
+                }
+            }
+        }));
+        // Only the crop decoded (libjpeg-turbo's lossless crop), forced where it would not pay.
+        legs.add(new Leg("crop-" + name, lenient, decoder, (bytes, source, seed) -> {
+            try (DecodeSession session = decoder.session()) {
+                ImageHeader h = session.open(bytes, source);
+                java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                int left = rnd.nextInt(h.width());
+                int top = rnd.nextInt(h.height());
+                ScalingFactor scale = rnd.nextBoolean() ? ScalingFactor.ONE : new ScalingFactor(1, 2);
+                DecodedRegion r = session.decodeRegion(scale, left, top, 1 + rnd.nextInt(h.width() - left),
+                        1 + rnd.nextInt(h.height() - top), true);
+                if (r.image().width() < 1 || r.image().height() < 1 || r.left() + r.image().width() > r.fullWidth()
+                        || r.top() + r.image().height() > r.fullHeight()) {
+                    throw new AssertionError("decoded a region out of its image: " + r);
                 }
             }
         }));

@@ -35,7 +35,7 @@ class TorchvisionTest {
     }
 
     private static void assertPipeline(ImagePipeline.Builder builder, String fixture, int h, int w) {
-        try (ImagePipeline p = builder.dctScaling(false).build(); Arena arena = Arena.ofConfined()) {
+        try (ImagePipeline p = builder.exact().build(); Arena arena = Arena.ofConfined()) {
             assertThat(p.outputShape()).isEqualTo(Shape.of(3, h, w));
             assertClose(p.apply(PHOTO, fixture, null, DType.F32, arena), fixture);
         }

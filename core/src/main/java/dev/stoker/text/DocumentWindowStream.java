@@ -1,0 +1,192 @@
+package dev.stoker.text;
+
+import dev.stoker.data.FillableStreamingDataset;
+import dev.stoker.data.SampleLayout;
+import dev.stoker.data.SampleSlot;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.WorkerContext;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * Pretraining windows from documents that arrive as a stream (text tokenized in the workers, W10):
+ * each worker lays its own documents end to end, each followed by the end-of-text token, and cuts
+ * windows of {@code seqLen + 1} tokens overlapping by one, as {@link DocumentWindowDataset} does
+ * over documents it can reach by number. A worker's last tokens that do not fill a window are
+ * dropped at the end of the epoch.
+ *
+ * <pre>{@code
+ * var texts = JsonlStream.field(files, "text");
+ * var windows = DocumentWindowStream.of(TokenizedStream.of(texts, tokenizer), 1024, eos);
+ * DataLoader<TokenRun> loader = DataLoader.builder(windows).batchSize(16).numWorkers(4).build();
+ * // batches: input, target: (16, 1024) i64
+ * }</pre>
+ *
+ * <p>A resumed loader moves each worker's stream past the windows it delivered by counting the
+ * documents' tokens, without building the windows (the texts are tokenized again: their lengths
+ * are not known otherwise).
+ */
+public final class DocumentWindowStream implements FillableStreamingDataset<TokenRun> {
+    private final StreamingDataset<int[]> documents;
+    private final WindowFields fields;
+    private final int eos;
+
+    private DocumentWindowStream(StreamingDataset<int[]> documents, WindowFields fields, int eos) {
+        this.documents = Objects.requireNonNull(documents, "documents");
+        this.fields = fields;
+        if (eos < 0) {
+            throw new IllegalArgumentException("the end-of-text token is an id, at least 0, not " + eos);
+        }
+        this.eos = eos;
+    }
+
+    /** Windows of {@code seqLen} input tokens, documents ended by {@code eos}. */
+    public static DocumentWindowStream of(StreamingDataset<int[]> documents, int seqLen, int eos) {
+        return new DocumentWindowStream(documents, new WindowFields(seqLen, false, false), eos);
+    }
+
+    /** This stream with {@code position_ids} and/or {@code document_ids} (see {@link DocumentWindowDataset}). */
+    public DocumentWindowStream withBoundaries(boolean positionIds, boolean documentIds) {
+        return new DocumentWindowStream(documents, new WindowFields(fields.seqLen(), positionIds, documentIds), eos);
+    }
+
+    @Override
+    public SampleLayout layout() {
+        return fields.layout();
+    }
+
+    @Override
+    public void fill(TokenRun run, SampleSlot slot) {
+        int seqLen = fields.seqLen();
+        int[] t = run.tokens();
+        MemorySegment input = slot.tensor(0).segment();
+        MemorySegment target = slot.tensor(1).segment();
+        for (int k = 0; k < seqLen; k++) {
+            input.setAtIndex(ValueLayout.JAVA_LONG, k, t[k]);
+            target.setAtIndex(ValueLayout.JAVA_LONG, k, t[k + 1]);
+        }
+        if (fields.positionIds() || fields.documentIds()) {
+            int[] s = run.documentStarts();
+            int count = 0;
+            while (count < s.length && s[count] < seqLen) {
+                count++;
+            }
+            fields.writeBoundaries(slot, s, count);
+        }
+    }
+
+    @Override
+    public SampleStream<TokenRun> open(WorkerContext context) {
+        return new Runs(documents.open(context));
+    }
+
+    @Override
+    public String name() {
+        return "windows of " + fields.seqLen() + " over " + documents.name();
+    }
+
+    private final class Runs implements SampleStream<TokenRun> {
+        private final SampleStream<int[]> in;
+        private int[] buf = new int[Math.max(16, 2 * (fields.seqLen() + 1))];
+        private int head;   // the next window starts here
+        private int tail;   // tokens end here
+        private int[] starts = new int[16]; // document starts in buf, ascending
+        private int startHead;
+        private int startTail;
+
+        Runs(SampleStream<int[]> in) {
+            this.in = in;
+        }
+
+        // reads documents until a window of seqLen + 1 tokens is there, or the documents end
+        private boolean fillWindow() {
+            int need = fields.seqLen() + 1;
+            while (tail - head < need) {
+                if (!in.hasNext()) {
+                    return false;
+                }
+                int[] doc = in.next();
+                append(doc);
+            }
+            return true;
+        }
+
+        private void append(int[] doc) {
+            int n = doc.length + 1;
+            if (tail + n > buf.length) { // move the live part to the front, grow if that is not enough
+                int live = tail - head;
+                int[] to = live + n > buf.length ? new int[Math.max(buf.length * 2, live + n)] : buf;
+                System.arraycopy(buf, head, to, 0, live);
+                for (int i = startHead; i < startTail; i++) {
+                    starts[i] -= head;
+                }
+                buf = to;
+                tail = live;
+                head = 0;
+            }
+            if (startTail == starts.length) {
+                int live = startTail - startHead;
+                int[] to = live * 2 + 1 > starts.length ? new int[starts.length * 2] : starts;
+                System.arraycopy(starts, startHead, to, 0, live);
+                starts = to;
+                startTail = live;
+                startHead = 0;
+            }
+            starts[startTail++] = tail;
+            System.arraycopy(doc, 0, buf, tail, doc.length);
+            tail += doc.length;
+            buf[tail++] = eos;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return fillWindow();
+        }
+
+        @Override
+        public TokenRun next() {
+            if (!fillWindow()) {
+                throw new NoSuchElementException("no window left in " + documents.name());
+            }
+            int len = fields.seqLen() + 1;
+            int[] tokens = Arrays.copyOfRange(buf, head, head + len);
+            while (startHead < startTail && starts[startHead] <= head) {
+                startHead++; // a document that started at or before the window's first token
+            }
+            int count = 0;
+            while (startHead + count < startTail && starts[startHead + count] < head + len) {
+                count++;
+            }
+            int[] inside = new int[count];
+            for (int i = 0; i < count; i++) {
+                inside[i] = starts[startHead + i] - head;
+            }
+            head += fields.seqLen();
+            return new TokenRun(tokens, inside);
+        }
+
+        /** Counts tokens instead of cutting windows: the documents are read, no window is built. */
+        @Override
+        public long skip(long n) {
+            long done = 0;
+            while (done < n && fillWindow()) {
+                long whole = Math.min(n - done, (tail - head - 1) / fields.seqLen());
+                head += (int) (whole * fields.seqLen());
+                done += whole;
+                while (startHead < startTail && starts[startHead] <= head) {
+                    startHead++;
+                }
+            }
+            return done;
+        }
+
+        @Override
+        public void close() {
+            in.close();
+        }
+    }
+}
