@@ -62,7 +62,7 @@ class TuneCommandTest {
     void aBudgetOfNothingIsRefused() {
         Run r = run("--autotune", "0");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("stoker tune: --autotune needs a positive budget");
+        assertThat(r.err()).contains("Invalid value for option '--autotune': '0' is not a size");
     }
 
     @Test
