@@ -445,7 +445,7 @@ public final class LoaderBuilder<T> {
      * }</pre>
      */
     public LoaderBuilder<T> autotune(Autotune budget) {
-        this.autotune = java.util.Objects.requireNonNull(budget, "budget");
+        this.autotune = Objects.requireNonNull(budget, "budget");
         return this;
     }
 
