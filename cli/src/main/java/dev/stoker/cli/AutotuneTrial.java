@@ -79,7 +79,7 @@ record AutotuneTrial(long batches, long settledBatch, double settledSeconds, dou
             s.append("  ").append(d.describe()).append('\n');
         }
         TuningDecision last = decisions.getLast();
-        s.append(String.format(Locale.ROOT, "%nautotune settled on %d %s, prefetch %d (%s).%n", last.workers(),
+        s.append(String.format(Locale.ROOT, "%nautotune settled on %d %s, prefetch %d: %s.%n", last.workers(),
                 last.workers() == 1 ? "worker" : "workers", last.prefetch(), why(last)));
         s.append(settledBatch < 0
                 ? "the consumer's wait never stayed under 5% of a " + WINDOW + "-batch window\n"
@@ -92,15 +92,22 @@ record AutotuneTrial(long batches, long settledBatch, double settledSeconds, dou
         return s.toString();
     }
 
-    private static String why(TuningDecision d) {
+    /** Why the run ended where it did, from the last change and the wait once settled. */
+    private String why(TuningDecision d) {
+        String wait = String.format(Locale.ROOT, "%.1f%%", 100 * finalWaitShare);
+        if (finalWaitShare < SETTLED) {
+            return switch (d.reason()) {
+                case START -> "where it started: one worker keeps this step fed, the consumer waiting " + wait;
+                case CONSUMER_IDLE -> "a worker fewer than it had, once the consumer stopped waiting; it waits " + wait;
+                default -> "the consumer is fed: it waited " + wait + " of the second half";
+            };
+        }
         return switch (d.reason()) {
-            case START -> "where it started: the consumer never waited enough to add one";
-            case CONSUMER_WAITS -> "the last count added while the consumer waited; with it the consumer stopped"
-                    + " waiting, or nothing more fit";
-            case CONSUMER_IDLE -> "one less than before, since the consumer had stopped waiting; fewer made it wait";
-            case CPU_SATURATED -> "held down by other processes' use of the cores";
-            case MEMORY_BUDGET -> "as many as the memory budget allows";
-            case GIVEN -> "given";
+            case CPU_SATURATED -> "the consumer still waits " + wait + ": other processes keep the cores busy, so"
+                    + " no worker was added back";
+            case MEMORY_BUDGET -> "the consumer still waits " + wait + ": the memory budget allows no more";
+            default -> "the consumer still waits " + wait + ": every lane and all prefetch in use, the cores busy,"
+                    + " or the run too short to add more (see the changes above)";
         };
     }
 }

@@ -53,7 +53,7 @@ class TuneCommandTest {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("autotuning nw=2 (2 lanes, budget 64.0 MiB) against a step of 2 ms, 60 batches")
                 .contains("  from batch 0: 1 worker, prefetch 1 (start)")
-                .containsPattern("(?m)^autotune settled on [12] workers?, prefetch [1-4] \\(")
+                .containsPattern("(?m)^autotune settled on [12] workers?, prefetch [1-4]: ")
                 .containsPattern("(?m)^second half: [0-9.]+ batches/s")
                 .containsPattern("(?m)^pool peak .* of a 64.0 MiB budget$");
     }
