@@ -10,10 +10,12 @@ import dev.stoker.metrics.StageTotal;
 import dev.stoker.metrics.Trace;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,7 +41,10 @@ import picocli.CommandLine.Spec;
             "transform; collate; the workers' waits for pool memory; the loop's",
             "waits and steps) and a verdict: data-bound or compute-bound, and what",
             "would help. With --trace it also writes every span, thread by thread,",
-            "as a trace for https://ui.perfetto.dev or chrome://tracing.",
+            "as a trace for https://ui.perfetto.dev or chrome://tracing. With --report",
+            "it writes one HTML page of charts (the consumer's waits, the workers'",
+            "busy time, the queue and pool memory over time, each batch's stages)",
+            "that any browser opens without a network.",
             ""
         },
         footerHeading = "%nExamples:%n",
@@ -47,6 +52,7 @@ import picocli.CommandLine.Spec;
             "  stoker profile                                 W1, 4 workers, no step",
             "  stoker profile -w W3 -c 'nw=2 fill' --step-ms 40",
             "  stoker profile --step-ms 100 --trace           also write stoker-trace.json",
+            "  stoker profile -w W3 --step-ms 40 --report     also write stoker-report.html",
             "  stoker profile --json                          one JSON object, for scripts"
         })
 final class ProfileCommand implements Callable<Integer> {
@@ -83,6 +89,15 @@ final class ProfileCommand implements Callable<Integer> {
                     + " Later ones are counted, not kept.")
     int traceEvents;
 
+    @Option(names = "--report", paramLabel = "FILE", arity = "0..1", fallbackValue = "stoker-report.html",
+            description = "Write an HTML page of charts to FILE, one file with no network needed to view it"
+                    + " (default name: ${FALLBACK-VALUE}).")
+    Path report;
+
+    @Option(names = "--sample-ms", paramLabel = "MS", defaultValue = "50", hidden = true,
+            description = "How often the report's charts over time read the loader (default: ${DEFAULT-VALUE}).")
+    int sampleMillis;
+
     @Option(names = "--json", description = "Print the profile as one JSON object on stdout, nothing else.")
     boolean json;
 
@@ -96,8 +111,8 @@ final class ProfileCommand implements Callable<Integer> {
         if (!(stepMillis >= 0 && stepMillis <= 60_000)) {
             return usageError("--step-ms is a number of milliseconds from 0 to 60000, not " + stepMillis);
         }
-        if (epochs < 1 || (batchLimit != null && batchLimit < 1) || traceEvents < 1) {
-            return usageError("--epochs, --batches and --trace-events must be at least 1");
+        if (epochs < 1 || (batchLimit != null && batchLimit < 1) || traceEvents < 1 || sampleMillis < 1) {
+            return usageError("--epochs, --batches, --trace-events and --sample-ms must be at least 1");
         }
         WorkloadOptions.Chosen chosen;
         try {
@@ -118,20 +133,36 @@ final class ProfileCommand implements Callable<Integer> {
             }
             LoaderProfile profile;
             Trace recorded = null;
+            ProfileReport.Input reportInput = null;
             try (DataLoader<?> loader = workload.newLoader(config, 0, folder);
                  Progress progress = Progress.create(err, total, 1)) {
                 progress.repetition(config, "profile");
-                if (trace != null) {
+                if (trace != null || report != null) {
                     loader.startTrace(traceEvents);
                 }
-                StepLoop.run(loader, total, Duration.ofNanos((long) (stepMillis * 1e6)), batch -> {
-                    NullConsumer.consume(batch); // touch it, as the benchmark's consumer does
-                    progress.batch();
-                });
+                AtomicLong taken = new AtomicLong();
+                ProfileSampler sampler = report == null ? null
+                        : new ProfileSampler(loader, taken::get, Duration.ofMillis(sampleMillis));
+                try {
+                    StepLoop.run(loader, total, Duration.ofNanos((long) (stepMillis * 1e6)), batch -> {
+                        taken.incrementAndGet();
+                        NullConsumer.consume(batch); // touch it, as the benchmark's consumer does
+                        progress.batch();
+                    });
+                } finally {
+                    if (sampler != null) {
+                        sampler.close(); // before the loader closes: its last reading is of the pool
+                    }
+                }
                 recorded = loader.stopTrace();
                 profile = loader.profile();
+                if (sampler != null) {
+                    reportInput = new ProfileReport.Input(workload.name(), workload.title(), workload.summary(),
+                            config.name(), stepMillis, profile, loader.inFlightBound(), loader.pool().budgetBytes(),
+                            loader.pool().stats(), loader.stats(), recorded, sampler.samples());
+                }
             }
-            if (recorded != null) {
+            if (recorded != null && trace != null) {
                 try {
                     recorded.writeChromeJson(trace);
                 } catch (IOException e) {
@@ -139,17 +170,30 @@ final class ProfileCommand implements Callable<Integer> {
                     return CommandLine.ExitCode.SOFTWARE;
                 }
             }
+            if (reportInput != null) {
+                try {
+                    Files.writeString(report, ReportPage.render(ProfileReport.build(reportInput)));
+                } catch (IOException e) {
+                    err.println("stoker profile: could not write the report to " + report + ": " + e.getMessage());
+                    return CommandLine.ExitCode.SOFTWARE;
+                }
+            }
             if (json) {
-                out.println(toJson(workload, config, profile, recorded));
+                out.println(toJson(workload, config, profile, trace != null ? recorded : null));
             } else {
                 out.println();
                 out.print(profile.report());
-                if (recorded != null) {
+                if (trace != null && recorded != null) {
                     out.printf(Locale.ROOT, "trace: %s (%,d events%s); open it at https://ui.perfetto.dev%n", trace,
                             recorded.events(), recorded.dropped() > 0
                                     ? String.format(Locale.ROOT, ", %,d more dropped: raise --trace-events", recorded.dropped())
                                     : "");
                 }
+            }
+            if (!json && report != null) {
+                out.printf(Locale.ROOT, "report: %s; open it in a browser (no network needed)%s%n", report,
+                        recorded.dropped() > 0 ? String.format(Locale.ROOT, "; %,d spans did not fit the trace:"
+                                + " raise --trace-events for every batch's stages", recorded.dropped()) : "");
             }
             out.flush();
             return CommandLine.ExitCode.OK;

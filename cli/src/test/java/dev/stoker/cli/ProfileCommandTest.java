@@ -88,6 +88,7 @@ class ProfileCommandTest {
     void theHelpSaysWhatItIsFor() {
         Run r = BenchCommandTest.run("profile", "--help");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).contains("data-bound or compute-bound", "--step-ms", "--trace", "ui.perfetto.dev");
+        assertThat(r.out()).contains("data-bound or compute-bound", "--step-ms", "--trace", "ui.perfetto.dev", "--report",
+                "stoker-report.html");
     }
 }

@@ -1,7 +1,9 @@
 package dev.stoker.metrics;
 
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -23,6 +25,7 @@ public final class StageClock {
     private final LongAdder[] nanos = new LongAdder[STAGES.length];
     private final LongAdder[] counts = new LongAdder[STAGES.length];
     private volatile Trace trace;
+    private volatile SpanListener[] listeners = new SpanListener[0];
 
     public StageClock() {
         for (int i = 0; i < STAGES.length; i++) {
@@ -43,6 +46,46 @@ public final class StageClock {
         if (t != null) {
             t.record(stage, startNanos, d, epoch, batch);
         }
+        for (SpanListener l : listeners) { // an empty array unless someone listens: one volatile read
+            l.span(stage, startNanos, d, epoch, batch);
+        }
+    }
+
+    /**
+     * Hands every span recorded from now on to {@code listener}, on the thread that recorded it,
+     * until the returned handle is closed: for per-batch histograms (the consumer's wait for each
+     * batch, each batch's fetch and collate). The listener runs on the loader's workers and its
+     * consumer, so it must be quick and must not throw.
+     */
+    public Listening listen(SpanListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            SpanListener[] now = listeners;
+            SpanListener[] more = Arrays.copyOf(now, now.length + 1);
+            more[now.length] = listener;
+            listeners = more;
+        }
+        return () -> remove(listener);
+    }
+
+    private synchronized void remove(SpanListener listener) {
+        SpanListener[] now = listeners;
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] == listener) {
+                SpanListener[] fewer = new SpanListener[now.length - 1];
+                System.arraycopy(now, 0, fewer, 0, i);
+                System.arraycopy(now, i + 1, fewer, i, now.length - i - 1);
+                listeners = fewer;
+                return;
+            }
+        }
+    }
+
+    /** A listener's registration: closing it stops the spans (idempotent). */
+    @FunctionalInterface
+    public interface Listening extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /**

@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -90,6 +91,14 @@ public final class Trace {
         PUBLISHED.setRelease(stage, i, (byte) (s.ordinal() + 1));
     }
 
+    /**
+     * When the trace started, in {@link System#nanoTime()}'s terms: what {@link #forEachSpan}'s
+     * start times count from, to line them up with readings taken meanwhile.
+     */
+    public long startNanos() {
+        return origin;
+    }
+
     /** Stops recording: spans that end later are not kept. */
     public void stop() {
         stopped = true;
@@ -107,6 +116,44 @@ public final class Trace {
     /** Events left out because the trace was full. */
     public long dropped() {
         return dropped.sum();
+    }
+
+    /**
+     * What a trace hands to {@link #forEachSpan}: one recorded span.
+     */
+    @FunctionalInterface
+    public interface SpanVisitor {
+        /**
+         * One span.
+         *
+         * @param stage         its stage
+         * @param threadId      the thread that recorded it ({@link Thread#threadId()}); see {@link #threadNames()}
+         * @param startNanos    when it began, in nanoseconds since the trace started
+         * @param durationNanos how long it took
+         * @param epoch         the epoch of its batch, -1 where none is known
+         * @param batch         its batch's number in the epoch, -1 where none is known
+         */
+        void span(Stage stage, long threadId, long startNanos, long durationNanos, long epoch, long batch);
+    }
+
+    /**
+     * Hands every span kept so far to {@code visitor}, in the order they were recorded (not
+     * necessarily the order they began): for reports that sum spans per batch or per thread
+     * without parsing the JSON. Spans recorded while this runs may or may not be included.
+     */
+    public void forEachSpan(SpanVisitor visitor) {
+        int n = events();
+        for (int i = 0; i < n; i++) {
+            int s = (byte) PUBLISHED.getAcquire(stage, i);
+            if (s != 0) { // 0: its thread was still writing it
+                visitor.span(STAGES[s - 1], thread[i], start[i] - origin, duration[i], epoch[i], batch[i]);
+            }
+        }
+    }
+
+    /** The names of the threads that recorded spans, by {@link Thread#threadId()}, in id order. */
+    public Map<Long, String> threadNames() {
+        return Collections.unmodifiableMap(new TreeMap<>(threadNames));
     }
 
     /** Writes the trace to {@code file} as Trace Event JSON; see the class comment. */

@@ -76,4 +76,23 @@ class StageClockTest {
         assertThat(first.events()).isZero();
         assertThat(second.events()).isEqualTo(1);
     }
+
+    @Test
+    void listenersHearEachSpanUntilTheyStop() {
+        StageClock clock = new StageClock();
+        List<String> first = new ArrayList<>();
+        List<String> second = new ArrayList<>();
+        StageClock.Listening a = clock.listen((s, start, d, e, b) -> first.add(s.label() + " " + start + "+" + d + " " + e + "/" + b));
+        StageClock.Listening b = clock.listen((s, start, d, e, k) -> second.add(s.label()));
+        clock.record(Stage.WAIT, 10, 25, 2, 7);
+        a.close();
+        clock.record(Stage.FETCH, 30, 20, 2, 8); // ends before it starts: counted as 0
+        a.close(); // twice: harmless
+        b.close();
+        clock.record(Stage.STEP, 40, 50, 2, 8);
+
+        assertThat(first).containsExactly("wait 10+15 2/7");
+        assertThat(second).containsExactly("wait", "fetch");
+        assertThat(clock.times().get(Stage.STEP).count()).isEqualTo(1); // the totals go on without listeners
+    }
 }

@@ -78,4 +78,25 @@ class TraceTest {
         assertThatThrownBy(() -> new Trace(0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least one event");
     }
+
+    @Test
+    void handsEverySpanKeptToAVisitorWithItsThread() throws Exception {
+        StageClock clock = new StageClock();
+        Trace trace = clock.startTrace(2);
+        long t0 = System.nanoTime();
+        Thread worker = Thread.ofPlatform().name("w-0").start(() -> clock.record(Stage.COLLATE, t0 + 500, t0 + 900, 3, 9));
+        worker.join();
+        clock.record(Stage.STEP, t0 + 1_000, t0 + 3_000, 3, 8);
+        clock.record(Stage.WAIT, t0, t0 + 1, 3, 9); // past the capacity: dropped, not visited
+        List<String> seen = new ArrayList<>();
+        List<Long> starts = new ArrayList<>();
+        trace.forEachSpan((stage, tid, start, d, e, b) -> {
+            seen.add(stage.label() + " " + trace.threadNames().get(tid) + " " + d + " " + e + "/" + b);
+            starts.add(start);
+        });
+
+        assertThat(seen).containsExactly("collate w-0 400 3/9", "step " + Thread.currentThread().getName() + " 2000 3/8");
+        assertThat(starts.get(1) - starts.get(0)).isEqualTo(500); // both from the trace's own start
+        assertThat(trace.threadNames()).containsEntry(worker.threadId(), "w-0");
+    }
 }

@@ -45,7 +45,14 @@ import java.util.function.ToLongFunction;
  *       is lent plus idle, at most the budget.</li>
  *   <li>{@code stoker.inflight.bound} (bytes): {@link DataLoader#inFlightBound()}, NaN while
  *       the bytes of a batch are not known (the general path, before the first batch).</li>
+ *   <li>{@code stoker.workers}, {@code stoker.prefetch.factor}, {@code stoker.io.concurrency}: the
+ *       loader's settings now, as {@link DataLoader#profile()} reports them (0 for the I/O mode when
+ *       it is off). Read at each scrape, so they follow a loader that changes them while it runs
+ *       (the autotuner of issue 22).</li>
  * </ul>
+ *
+ * <p>Per-batch histograms (the consumer's wait for each batch, each batch's assembly) are
+ * {@link BatchHistograms}.
  *
  * <p>Values are read when the registry asks (at a scrape, or a push), never pushed by the loader:
  * a loader with metrics runs exactly as fast as one without. The meters hold the loader weakly, as
@@ -121,6 +128,13 @@ public final class LoaderMetrics implements MeterBinder {
         bytes(registry, "stoker.pool.budget", l -> l.pool().budgetBytes(), "The most memory the pool may hold");
         bytes(registry, "stoker.inflight.bound", LoaderMetrics::inFlightBytes,
                 "The most batch memory the loader holds ahead of its consumer");
+
+        setting(registry, "stoker.workers", l -> l.profile().numWorkers(),
+                "Worker threads the loader runs now (0: loading on the consumer's thread)");
+        setting(registry, "stoker.prefetch.factor", l -> l.profile().prefetchFactor(),
+                "Batches in flight per worker the loader allows now");
+        setting(registry, "stoker.io.concurrency", l -> l.profile().ioConcurrency(),
+                "Fetches at once of the I/O mode now, 0 when it is off");
     }
 
     private void counter(MeterRegistry registry, String name, ToLongFunction<LoaderStats> figure, String description) {
@@ -134,6 +148,13 @@ public final class LoaderMetrics implements MeterBinder {
         Gauge.builder(name, loader, value)
                 .tags(tags)
                 .baseUnit(BaseUnits.BYTES)
+                .description(description)
+                .register(registry);
+    }
+
+    private void setting(MeterRegistry registry, String name, ToDoubleFunction<DataLoader<?>> value, String description) {
+        Gauge.builder(name, loader, value)
+                .tags(tags)
                 .description(description)
                 .register(registry);
     }

@@ -1,8 +1,10 @@
 /**
  * A loader on a training job's dashboards: {@link dev.stoker.micrometer.LoaderMetrics} binds a
- * {@link dev.stoker.loader.DataLoader}'s stage times, counters and pool memory to a Micrometer
- * registry, and {@link dev.stoker.micrometer.PrometheusEndpoint} serves a Prometheus registry's
- * scrape over HTTP, on the loopback address unless told otherwise.
+ * {@link dev.stoker.loader.DataLoader}'s stage times, counters, pool memory and settings to a
+ * Micrometer registry, {@link dev.stoker.micrometer.BatchHistograms} adds per-batch histograms of
+ * the consumer's wait and of each batch's assembly, and
+ * {@link dev.stoker.micrometer.PrometheusEndpoint} serves a Prometheus registry's scrape over
+ * HTTP, on the loopback address unless told otherwise.
  *
  * <pre>{@code
  * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

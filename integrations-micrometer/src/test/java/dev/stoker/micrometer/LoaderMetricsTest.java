@@ -246,4 +246,25 @@ class LoaderMetricsTest {
         assertThat(LoaderMetrics.stageTag(Stage.FIRST_BATCH)).isEqualTo("first_batch");
         assertThat(LoaderMetrics.stageTag(Stage.FETCH)).isEqualTo("fetch");
     }
+
+    @Test
+    void theSettingsGaugesSayWhatTheLoaderRuns() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (DataLoader<long[]> threads = DataLoader.builder(new Numbers(12, Set.of())).batchSize(4).numWorkers(3)
+                .prefetchFactor(5).build();
+             DataLoader<long[]> io = DataLoader.builder(new Numbers(12, Set.of())).batchSize(4).ioConcurrency(16).build()) {
+            new LoaderMetrics(threads, TRAIN).bindTo(registry);
+            new LoaderMetrics(io, Tags.of("loader", "io")).bindTo(registry);
+
+            assertThat(gauge(registry, "stoker.workers")).isEqualTo(3);
+            assertThat(gauge(registry, "stoker.prefetch.factor")).isEqualTo(5);
+            assertThat(gauge(registry, "stoker.io.concurrency")).isZero();
+            assertThat(registry.scrape())
+                    .contains("stoker_workers{loader=\"train\"} 3.0")
+                    .contains("stoker_prefetch_factor{loader=\"train\"} 5.0")
+                    .contains("stoker_io_concurrency{loader=\"io\"} " + (double) io.profile().ioConcurrency())
+                    .contains("stoker_workers{loader=\"io\"} " + (double) io.numWorkers());
+            assertThat(io.profile().ioConcurrency()).isEqualTo(16); // a check on the test: the I/O mode is on
+        }
+    }
 }

@@ -1,6 +1,6 @@
 package dev.stoker.formats.hdf5;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The map-style reader contract, over a contiguous (memory-mapped) file that h5py wrote. */
-class Hdf5DatasetContractTest extends MapDatasetContract<Map<String, Tensor>> {
+class Hdf5DatasetContractTest extends MappedDatasetContract<Map<String, Tensor>> {
 
     @TempDir
     Path dir;

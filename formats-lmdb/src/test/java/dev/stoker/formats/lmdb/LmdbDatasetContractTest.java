@@ -1,6 +1,6 @@
 package dev.stoker.formats.lmdb;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.contract.MapDatasetContract;
 import java.util.Arrays;
 import java.util.List;
 

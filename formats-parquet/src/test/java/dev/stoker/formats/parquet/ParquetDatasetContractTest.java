@@ -1,6 +1,6 @@
 package dev.stoker.formats.parquet;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * The map-style reader contract, over a snappy, dictionary-encoded file that pyarrow wrote. Each worker caches
  * all 8 row groups: the contract reads at random, which with a small cache decodes a row group per sample.
  */
-class ParquetDatasetContractTest extends MapDatasetContract<ParquetRow> {
+class ParquetDatasetContractTest extends MappedDatasetContract<ParquetRow> {
 
     @TempDir
     Path dir;

@@ -1,6 +1,6 @@
 package dev.stoker.formats.parquet;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import dev.stoker.tensor.Tensor;
 import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** The map-style reader contract for the fill path's dataset, over a zstd file that pyarrow wrote (all 8 row groups cached, as above). */
-class ParquetTensorDatasetContractTest extends MapDatasetContract<Map<String, Tensor>> {
+class ParquetTensorDatasetContractTest extends MappedDatasetContract<Map<String, Tensor>> {
 
     @TempDir
     Path dir;

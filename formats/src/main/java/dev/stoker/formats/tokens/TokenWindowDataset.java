@@ -71,9 +71,19 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
         return new TokenWindowDataset(tokens, seqLen, WindowOffsets.nonOverlapping(tokens.size(), seqLen));
     }
 
-    /** {@code count} windows at seeded uniform offsets; see {@link WindowOffsets#random}. */
+    /**
+     * {@code count} windows at seeded uniform offsets; see {@link WindowOffsets#random}.
+     *
+     * @throws IllegalArgumentException naming the file when it is shorter than one window
+     */
     public static TokenWindowDataset random(TokenFile tokens, int seqLen, int count, long seed) {
-        return new TokenWindowDataset(tokens, seqLen, WindowOffsets.random(tokens.size(), seqLen, count, seed));
+        long[] offsets;
+        try {
+            offsets = WindowOffsets.random(tokens.size(), seqLen, count, seed);
+        } catch (IllegalArgumentException e) { // WindowOffsets knows counts, not files: say which file
+            throw new IllegalArgumentException(tokens.path() + ": " + e.getMessage(), e);
+        }
+        return new TokenWindowDataset(tokens, seqLen, offsets);
     }
 
     @Override

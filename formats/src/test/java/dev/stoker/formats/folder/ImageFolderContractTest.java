@@ -1,6 +1,6 @@
 package dev.stoker.formats.folder;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.contract.MapDatasetContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;

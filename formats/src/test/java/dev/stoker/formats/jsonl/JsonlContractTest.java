@@ -1,10 +1,10 @@
 package dev.stoker.formats.jsonl;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-class JsonlContractTest extends MapDatasetContract<String> {
+class JsonlContractTest extends MappedDatasetContract<String> {
     @TempDir
     Path dir;
 

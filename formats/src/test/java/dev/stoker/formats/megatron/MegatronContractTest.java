@@ -1,6 +1,6 @@
 package dev.stoker.formats.megatron;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import dev.stoker.tensor.Tensor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.io.TempDir;
 
-class MegatronContractTest extends MapDatasetContract<Tensor> {
+class MegatronContractTest extends MappedDatasetContract<Tensor> {
     @TempDir
     Path dir;
     private Path prefix;

@@ -3,7 +3,7 @@ package dev.stoker.formats.megatron;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stoker.collate.DefaultCollate;
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ class PaddedSequencesTest {
     }
 
     @Nested
-    class Contract extends MapDatasetContract<PaddedSequence> {
+    class Contract extends MappedDatasetContract<PaddedSequence> {
         @org.junit.jupiter.api.io.TempDir
         java.nio.file.Path dir;
         private java.nio.file.Path prefix;
@@ -74,6 +74,18 @@ class PaddedSequencesTest {
         @Override
         protected Object content(PaddedSequence s) {
             return Arrays.toString(s.tokens().toLongArray()) + s.length();
+        }
+    }
+
+    @Nested
+    class Fill extends dev.stoker.contract.FillableDatasetContract<PaddedSequence> {
+        @org.junit.jupiter.api.io.TempDir
+        java.nio.file.Path dir;
+
+        @Override
+        protected Opened<PaddedSequence> open() throws Exception {
+            MegatronDataset ds = MegatronDataset.open(MegatronContractTest.copyOf("int16", dir));
+            return new Opened<>(ds.padded(8, 0), ds);
         }
     }
 }

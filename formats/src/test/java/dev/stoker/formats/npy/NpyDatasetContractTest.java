@@ -1,6 +1,6 @@
 package dev.stoker.formats.npy;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 
-class NpyDatasetContractTest extends MapDatasetContract<Tensor> {
+class NpyDatasetContractTest extends MappedDatasetContract<Tensor> {
 
     @TempDir
     Path dir;

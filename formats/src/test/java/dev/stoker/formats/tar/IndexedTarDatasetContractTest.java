@@ -1,6 +1,6 @@
 package dev.stoker.formats.tar;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-class IndexedTarDatasetContractTest extends MapDatasetContract<TarSample> {
+class IndexedTarDatasetContractTest extends MappedDatasetContract<TarSample> {
 
     private Path lastShard;
 

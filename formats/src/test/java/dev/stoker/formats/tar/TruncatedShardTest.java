@@ -172,4 +172,33 @@ class TruncatedShardTest {
             server.stop(0);
         }
     }
+
+    /**
+     * KNOWN DEFECT, found when the new contract suites made {@code TarSample.bytes} hot before
+     * {@link #aStreamedLocalShardCutShortNamesItsFile} ran: once the JIT has compiled the copy, the
+     * JVM delivers the fault of a read past the cut asynchronously, after the method returned, so
+     * the {@code catch (InternalError)} that names the file never sees it and the caller gets the
+     * nameless InternalError. Every mapped reader's catch (MapFaults) has the same exposure on a hot
+     * path. Enable this test with the fix.
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("known defect: a compiled hot read lets the JVM's InternalError escape the catch that names the file")
+    void aHotReadOfAShardCutShortIsNamed() throws IOException {
+        Path shard = shard("hot.tar");
+        TarShardDataset ds = TarShardDataset.builder(List.of(shard.toString())).build();
+        List<TarSample> samples = new ArrayList<>();
+        try (SampleStream<TarSample> s = ds.open(new WorkerContext(0, 1, 0, 1, 0, 1))) {
+            while (s.hasNext()) {
+                samples.add(s.next());
+            }
+        }
+        for (int round = 0; round < 2000; round++) { // compiled by C2 long before the end
+            for (TarSample sample : samples) {
+                sample.bytes("x");
+            }
+        }
+        cut(shard);
+        TarSample late = samples.getLast();
+        assertThatThrownBy(() -> late.bytes("x")).isInstanceOf(MappedFileChangedError.class);
+    }
 }

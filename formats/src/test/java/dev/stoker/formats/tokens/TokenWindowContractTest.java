@@ -1,13 +1,13 @@
 package dev.stoker.formats.tokens;
 
-import dev.stoker.formats.contract.MapDatasetContract;
+import dev.stoker.formats.contract.MappedDatasetContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 
-class TokenWindowContractTest extends MapDatasetContract<TokenWindow> {
+class TokenWindowContractTest extends MappedDatasetContract<TokenWindow> {
     @TempDir
     Path dir;
     private Path file;

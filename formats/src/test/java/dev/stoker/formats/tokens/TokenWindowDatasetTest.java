@@ -185,4 +185,15 @@ class TokenWindowDatasetTest {
         }
         assertThat(refused).isPositive();
     }
+
+    /** Found by the corruption fuzz: the refusal of a file too short for one window named no file. */
+    @Test
+    void aFileTooShortForOneRandomWindowIsNamed() throws IOException {
+        Path p = TokenFiles.writeU16(dir.resolve("short.bin"), 5, 1);
+        try (TokenFile tokens = TokenFile.open(p, TokenType.U16)) {
+            assertThatThrownBy(() -> TokenWindowDataset.random(tokens, 16, 4, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(p + ": a stream of 5 tokens is shorter than one window of 16 + 1 tokens");
+        }
+    }
 }

@@ -1,21 +1,13 @@
-package dev.stoker.formats.contract;
+package dev.stoker.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.stoker.data.Dataset;
-import dev.stoker.data.FillableDataset;
-import dev.stoker.formats.mmap.MappedFile;
-import dev.stoker.formats.mmap.MappedFileChangedError;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
-import java.lang.foreign.ValueLayout;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -27,12 +19,26 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every map-style reader of the formats module keeps, run by a subclass per reader
+ * The contract every map-style dataset of the project keeps ({@link Dataset}: PyTorch's
+ * {@code __len__}, {@code __getitem__} and {@code __getitems__}), run by a subclass per dataset
  * (Lucene's {@code BaseDirectoryTestCase} idea): the size is stable, sequential and random access
  * agree, {@code getBatch} agrees with {@code get}, bounds are checked, concurrent readers see the
- * same samples, the loader (with 0 and 2 workers) delivers every sample and empties its pool, a closed reader
- * refuses reads with an exception instead of crashing, and a mapped file cut short mid-epoch is
- * named in the error, not reported as the JVM's nameless InternalError.
+ * same samples, the loader (with 0 and 2 workers) delivers every sample once and empties its pool,
+ * and a closed reader refuses reads with an exception instead of crashing.
+ *
+ * <p>A reader that memory-maps a file extends the formats module's {@code MappedDatasetContract},
+ * which adds the file cut short mid-epoch; a {@link dev.stoker.data.FillableDataset} runs
+ * {@link FillableDatasetContract} as well.
+ *
+ * <pre>{@code
+ * class NpyDatasetContractTest extends MapDatasetContract<Tensor> {
+ *     protected Opened<Tensor> open() throws Exception {
+ *         NpyDataset ds = NpyDataset.open(file);
+ *         return new Opened<>(ds, ds);
+ *     }
+ *     protected Object content(Tensor t) { return Arrays.toString(t.toFloatArray()); }
+ * }
+ * }</pre>
  *
  * @param <T> the sample type
  */
@@ -41,20 +47,24 @@ public abstract class MapDatasetContract<T> {
     private AutoCloseable resource;
 
     /** The reader under test, with at least 5 samples, and what closes it. */
-    public record Opened<T>(Dataset<T> dataset, AutoCloseable resource) {}
+    public record Opened<T>(Dataset<T> dataset, AutoCloseable resource) {
+        /** A dataset that holds nothing to close. */
+        public static <T> Opened<T> of(Dataset<T> dataset) {
+            return new Opened<>(dataset, () -> {});
+        }
+    }
 
     protected abstract Opened<T> open() throws Exception;
 
-    /** A value that is equal for two reads of the same sample (the sample's content, copied out). */
+    /**
+     * A value that is equal for two reads of the same sample (the sample's content, copied out):
+     * a string, a list, a record of those, or an array (compared by its elements).
+     */
     protected abstract Object content(T sample);
 
-    /**
-     * The file the reader memory-maps, which {@link #aMappedFileCutShortMidEpochIsNamed} truncates
-     * mid-epoch; null (the default) for a reader that maps nothing, or whose reads of the map run in
-     * native code (liblmdb: a fault there cannot be caught, only avoided).
-     */
-    protected Path mappedFile() {
-        return null;
+    /** The dataset {@link #open()} gave for this test. */
+    protected final Dataset<T> dataset() {
+        return dataset;
     }
 
     /** Whether reads fail after the resource is closed (false for readers that open a file per read). */
@@ -98,11 +108,13 @@ public abstract class MapDatasetContract<T> {
     void getBatchAgreesWithGet() {
         int n = (int) dataset.size();
         long[] indices = {n - 1, 0, n / 2, 0, 1};
+        dataset.willNeed(indices); // a hint, which returns at once and changes nothing read
         List<T> batch = dataset.getBatch(indices);
         assertThat(batch).hasSize(indices.length);
         for (int j = 0; j < indices.length; j++) {
             assertThat(content(batch.get(j))).isEqualTo(content(dataset.get(indices[j])));
         }
+        assertThat(dataset.getBatch(new long[0])).isEmpty();
     }
 
     @Test
@@ -110,6 +122,8 @@ public abstract class MapDatasetContract<T> {
         long n = dataset.size();
         for (long bad : new long[] {-1, n, n + 1, Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE + 1L}) {
             assertThatThrownBy(() -> dataset.get(bad)).as("index %d", bad).isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> dataset.getBatch(new long[] {0, bad})).as("getBatch with index %d", bad)
+                    .isInstanceOf(IndexOutOfBoundsException.class);
         }
     }
 
@@ -146,6 +160,7 @@ public abstract class MapDatasetContract<T> {
     void theLoaderDeliversEverySampleAndEmptiesItsPool() {
         for (int workers : new int[] {0, 2}) {
             long seen = 0;
+            BitSet delivered = new BitSet();
             try (DataLoader<T> loader = DataLoader.builder(dataset).batchSize(3).shuffle(true).seed(4)
                     .numWorkers(workers).collate((samples, memory) -> samples).build()) {
                 for (Batch b : loader) {
@@ -156,6 +171,9 @@ public abstract class MapDatasetContract<T> {
                             T s = (T) samples.get(j);
                             assertThat(content(s)).as("%d workers", workers)
                                     .isEqualTo(content(dataset.get(b.indices()[j])));
+                            assertThat(delivered.get((int) b.indices()[j])).as("index %d delivered twice", b.indices()[j])
+                                    .isFalse();
+                            delivered.set((int) b.indices()[j]);
                         }
                         seen += samples.size();
                     }
@@ -163,63 +181,6 @@ public abstract class MapDatasetContract<T> {
                 assertThat(loader.pool().lentBytes()).isZero();
             }
             assertThat(seen).as("%d workers", workers).isEqualTo(dataset.size());
-        }
-    }
-
-    /**
-     * A mapped file truncated mid-epoch (another process cut it short) faults the reads of its map
-     * past the new end; the JVM reports that as an InternalError that names nothing. The reader
-     * names the file, says it changed, and the sample: MappedFileChangedError, from {@code get}
-     * wherever {@code get} reads the map, and from the loader's fill path for a fillable reader.
-     */
-    @Test
-    void aMappedFileCutShortMidEpochIsNamed() throws Exception {
-        Path file = mappedFile();
-        assumeTrue(file != null, "this reader maps no file");
-        long n = dataset.size();
-        for (long i = 0; i < n / 2; i++) {
-            content(dataset.get(i)); // the first half of the epoch reads well
-        }
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ch.truncate(0);
-        }
-        List<Throwable> failures = new ArrayList<>();
-        for (long i = n / 2; i < n; i++) {
-            try {
-                dataset.get(i);
-            } catch (RuntimeException | Error e) {
-                failures.add(e);
-            }
-        }
-        if (dataset instanceof FillableDataset<T>) { // the loader writes samples into the batch: the reads are fill's
-            try (DataLoader<T> loader = DataLoader.builder(dataset).batchSize(2).numWorkers(1).build()) {
-                for (Batch b : loader) {
-                    b.close();
-                }
-            } catch (RuntimeException | Error e) {
-                failures.add(e);
-            }
-        }
-        assertThat(failures).as("reads of the truncated map fail").isNotEmpty();
-        for (Throwable f : failures) {
-            Throwable named = f;
-            while (named != null && !(named instanceof MappedFileChangedError)) {
-                named = named.getCause();
-            }
-            assertThat(named).as("a named failure, not %s", f).isNotNull();
-            assertThat(named.getMessage()).contains(file.toString()).contains("changed while it was memory-mapped")
-                    .contains("is now 0 bytes").containsPattern("(sample|window|row|key) [0-9]+");
-            assertThat(((MappedFileChangedError) named).file()).isEqualTo(file);
-        }
-        // the JVM and the process are fine: another map reads as before
-        Path other = Files.createTempFile("stoker-contract", ".bin");
-        try {
-            Files.write(other, new byte[] {7, 8, 9});
-            try (MappedFile m = MappedFile.open(other)) {
-                assertThat(m.segment().get(ValueLayout.JAVA_BYTE, 2)).isEqualTo((byte) 9);
-            }
-        } finally {
-            Files.delete(other);
         }
     }
 

@@ -4,11 +4,11 @@ import dev.stoker.data.BatchSlots;
 import dev.stoker.data.DataPosition;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.testing.FormatErrors;
+import dev.stoker.testing.FuzzSubject;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,64 +17,34 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The corruption fuzz cases, run in a JVM of their own by {@link MdsCorruptionFuzzTest}. For each
- * base set and seed it damages a fresh copy ({@link MdsCorruptor}), opens it (with or without the
- * hash check), and reads every sample through every accessor its columns' encodings allow, and the
- * fill path over the fixed columns. It prints {@code start <base> <seed> <damage>} before each case
- * and {@code done <base> <seed> clean|refused-open|refused-read} after, or {@code BAD <base> <seed>
- * <throwable>} where the outcome is neither a clean read nor an {@link MdsFormatException} naming
- * the case's directory; last a {@code summary} line per base.
- *
- * <p>Arguments: a work directory, the fixtures directory, the number of cases per base, the bases.
+ * MDS under the corruption fuzz ({@link MdsCorruptionFuzzTest}): each case damages a fresh copy of
+ * a base set ({@link MdsCorruptor}), opens it (with the hash check on every fourth case) and reads
+ * every sample through every accessor its columns' encodings allow, and the fill path over the
+ * fixed columns. A refusal is an {@link MdsFormatException} naming the set's directory.
  */
-public final class MdsFuzzRunner {
-    private MdsFuzzRunner() {
+public final class MdsFuzzSubject implements FuzzSubject {
+    private int made;
+
+    @Override
+    public Case damage(Path fixtures, String base, Path work, long seed) throws IOException {
+        Path caseDir = work.resolve("case");
+        delete(caseDir);
+        copy(fixtures.resolve(base), caseDir);
+        String damage = MdsCorruptor.damage(caseDir, seed);
+        return new Case(caseDir, (made++ % 4 == 0 ? "verify " : "") + damage);
     }
 
-    public static void main(String[] args) throws IOException {
-        Path work = Path.of(args[0]);
-        Path fixtures = Path.of(args[1]);
-        int cases = Integer.parseInt(args[2]);
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        for (int b = 3; b < args.length; b++) {
-            String base = args[b];
-            int clean = 0;
-            int refusedOpen = 0;
-            int refusedRead = 0;
-            for (int seed = 0; seed < cases; seed++) {
-                Path caseDir = work.resolve("case");
-                delete(caseDir);
-                copy(fixtures.resolve(base), caseDir);
-                String damage = MdsCorruptor.damage(caseDir, seed * 1_000_003L + b);
-                out.println("start " + base + " " + seed + " " + damage);
-                String outcome;
-                try {
-                    outcome = readAll(caseDir, seed % 4 == 0);
-                } catch (Throwable t) {
-                    out.println("BAD " + base + " " + seed + " " + t + " at " + (t.getStackTrace().length > 0
-                            ? t.getStackTrace()[0] : "?"));
-                    continue;
-                }
-                switch (outcome) {
-                    case "clean" -> clean++;
-                    case "refused-open" -> refusedOpen++;
-                    default -> refusedRead++;
-                }
-                out.println("done " + base + " " + seed + " " + outcome);
-            }
-            out.println("summary " + base + " cases=" + cases + " clean=" + clean + " refused-open=" + refusedOpen
-                    + " refused-read=" + refusedRead);
-        }
-    }
-
-    /** Reads everything; "clean", "refused-open" or "refused-read", or throws what was not an MdsFormatException. */
-    static String readAll(Path dir, boolean verify) {
+    /** Reads everything, with the hash check on every fourth case; throws what was not an MdsFormatException naming the set. */
+    @Override
+    public Outcome readAll(Case fuzzCase) {
+        Path dir = fuzzCase.path();
+        boolean verify = fuzzCase.damage().startsWith("verify ");
         MdsDataset ds;
         try {
             ds = MdsDataset.open(dir, MdsOptions.defaults().verifyHashes(verify));
         } catch (MdsFormatException e) {
             requireNamed(e, dir);
-            return "refused-open";
+            return Outcome.REFUSED_OPEN;
         }
         boolean refused = false;
         try (ds; Arena arena = Arena.ofConfined()) {
@@ -129,7 +99,7 @@ public final class MdsFuzzRunner {
                 }
             }
         }
-        return refused ? "refused-read" : "clean";
+        return refused ? Outcome.REFUSED_READ : Outcome.CLEAN;
     }
 
     private static void readColumn(MdsDataset ds, MdsSample s, String c) {
@@ -167,14 +137,7 @@ public final class MdsFuzzRunner {
     }
 
     private static void requireNamed(MdsFormatException e, Path dir) {
-        if (e.getMessage() == null || !e.getMessage().contains(dir.toString())) {
-            throw new IllegalStateException("an MdsFormatException that does not name " + dir + ": " + e.getMessage(), e);
-        }
-        // one error family: the file is a field as well as words (the loader reports it alike)
-        if (!e.source().contains(dir.toString()) || !e.getMessage().contains(e.source()) || e.position() == null) {
-            throw new IllegalStateException("an MdsFormatException whose source field '" + e.source()
-                    + "' is not its file under " + dir + ": " + e.getMessage(), e);
-        }
+        FormatErrors.requireNamed(e, dir, false, MdsFormatException.class);
     }
 
     private static void copy(Path from, Path to) throws IOException {
