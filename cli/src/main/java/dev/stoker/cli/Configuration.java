@@ -1,6 +1,7 @@
 package dev.stoker.cli;
 
 import dev.stoker.collate.DefaultCollate;
+import dev.stoker.loader.Autotune;
 import dev.stoker.loader.LoaderBuilder;
 
 import java.util.ArrayList;
@@ -28,9 +29,18 @@ import java.util.Locale;
  * @param raw               the workload's samples read and batched without their per-sample work
  *                          (W5: tar members grouped into samples, no JPEG decode), to show what the
  *                          reading alone costs. Shown as {@code raw}; no PyTorch counterpart
+ * @param autotuneBytes     the loader's autotuner's memory budget ({@code LoaderBuilder.autotune}),
+ *                          which then chooses the workers and prefetch itself (numWorkers is its
+ *                          lanes); 0 for the fixed numWorkers and prefetch. Shown as {@code autotune}
  */
 public record Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
-                            boolean fill, int ioConcurrency, boolean raw) {
+                            boolean fill, int ioConcurrency, boolean raw, long autotuneBytes) {
+
+    /** A configuration with fixed workers and prefetch. */
+    public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
+                         boolean fill, int ioConcurrency, boolean raw) {
+        this(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, raw, 0);
+    }
 
     /** A configuration that does the workload's whole per-sample work. */
     public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
@@ -58,6 +68,9 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
         }
         if (persistentWorkers && numWorkers == 0) {
             throw new IllegalArgumentException("persistent workers need numWorkers > 0");
+        }
+        if (autotuneBytes < 0) {
+            throw new IllegalArgumentException("the autotune budget must be 0 (off) or more, not " + autotuneBytes);
         }
         if (ioConcurrency < 0) {
             throw new IllegalArgumentException("ioConcurrency must be 0 (off) or more, not " + ioConcurrency);
@@ -97,22 +110,35 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
 
     /** The same configuration with {@code n} workers (persistent only where there are workers to keep). */
     public Configuration withWorkers(int n) {
-        return new Configuration(n, prefetchFactor, persistentWorkers && n > 0, batched, fill, ioConcurrency, raw);
+        return new Configuration(n, prefetchFactor, persistentWorkers && n > 0, batched, fill, ioConcurrency, raw,
+                autotuneBytes);
     }
 
     /** The same configuration on the zero-copy path ({@link #fill}). */
     public Configuration withFill() {
-        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, true, ioConcurrency, raw);
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, true, ioConcurrency, raw,
+                autotuneBytes);
     }
 
     /** The same configuration in the loader's I/O mode, {@code concurrency} fetches at once. */
     public Configuration withIo(int concurrency) {
-        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, concurrency, raw);
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, concurrency, raw,
+                autotuneBytes);
     }
 
     /** The same configuration reading raw samples only ({@link #raw}). */
     public Configuration withRaw() {
-        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, true);
+        return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, true,
+                autotuneBytes);
+    }
+
+    /**
+     * The same configuration with the loader's autotuner choosing its workers and prefetch within
+     * {@code budgetBytes}, on {@code lanes} worker threads.
+     */
+    public Configuration withAutotune(long budgetBytes, int lanes) {
+        return new Configuration(lanes, prefetchFactor, persistentWorkers && lanes > 0, batched, fill, ioConcurrency,
+                raw, budgetBytes);
     }
 
     /**
@@ -121,6 +147,10 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
      * see {@link #applyTo} for workloads whose general path is the default collate.
      */
     <T> LoaderBuilder<T> engine(LoaderBuilder<T> builder) {
+        if (autotuneBytes > 0) {
+            return builder.autotune(Autotune.budget(autotuneBytes).maxWorkers(Math.max(1, numWorkers)))
+                    .persistentWorkers(persistentWorkers).ioConcurrency(ioConcurrency);
+        }
         return builder.numWorkers(numWorkers).prefetchFactor(prefetchFactor()).persistentWorkers(persistentWorkers)
                 .ioConcurrency(ioConcurrency);
     }
@@ -138,7 +168,8 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
     /** The name shown in tables and accepted by {@code --config}: {@code nw=4 persistent batched fill}. */
     public String name() {
         return "nw=" + numWorkers + (persistentWorkers ? " persistent" : "") + (batched ? " batched" : "")
-                + (fill ? " fill" : "") + (ioConcurrency > 0 ? " io=" + ioConcurrency : "") + (raw ? " raw" : "");
+                + (fill ? " fill" : "") + (ioConcurrency > 0 ? " io=" + ioConcurrency : "") + (raw ? " raw" : "")
+                + (autotuneBytes > 0 ? " autotune=" + ByteSize.format(autotuneBytes).replace(" ", "") : "");
     }
 
     /**

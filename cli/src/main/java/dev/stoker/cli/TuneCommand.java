@@ -69,6 +69,13 @@ final class TuneCommand implements Callable<Integer> {
             description = "The most workers to try (default: twice the cores, at least 4).")
     Integer maxWorkers;
 
+    @Option(names = "--autotune", paramLabel = "BUDGET", converter = ByteSize.class,
+            description = "Instead of trying counts, run the loader's own autotuner (the same controller as"
+                    + " LoaderBuilder.autotune) from 1 worker and prefetch 1 within BUDGET of batch memory"
+                    + " (e.g. 1GiB), --batches x 10 batches against the step, and report what it settled on,"
+                    + " when the wait fell under 5% and the speed once settled.")
+    Long autotuneBytes;
+
     @Option(names = "--json", description = "Print the trials and the choice as one JSON object on stdout, nothing else.")
     boolean json;
 
@@ -98,6 +105,9 @@ final class TuneCommand implements Callable<Integer> {
             Configuration base = chosen.configuration();
             Path folder = chosen.dataFolder();
             Duration step = Duration.ofNanos((long) (stepMillis * 1e6));
+            if (autotuneBytes != null) {
+                return autotune(out, workload, base, folder, step);
+            }
             WorkerTuner tuner = WorkerTuner.of(n -> workload.newLoader(base.withWorkers(n), 0, folder))
                     .step(step).batchesPerTrial(batchesPerTrial);
             if (maxWorkers != null) {
@@ -126,6 +136,27 @@ final class TuneCommand implements Callable<Integer> {
             out.flush();
             return CommandLine.ExitCode.OK;
         }
+    }
+
+    /** {@code --autotune}: one run of the live controller against the step. */
+    private int autotune(PrintWriter out, Workload workload, Configuration base, Path folder, Duration step) {
+        if (autotuneBytes <= 0) {
+            return usageError("--autotune needs a positive budget, not " + autotuneBytes);
+        }
+        int lanes = maxWorkers != null && maxWorkers > 0 ? maxWorkers : Runtime.getRuntime().availableProcessors();
+        Configuration tuned = base.withAutotune(autotuneBytes, lanes);
+        long batches = 10L * batchesPerTrial;
+        out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
+        out.printf(Locale.ROOT, "autotuning %s (%d lanes, budget %s) against %s, %d batches%n%n", base.name(), lanes,
+                ByteSize.format(autotuneBytes), step.isZero() ? "no step"
+                        : "a step of " + WorkloadOptions.millis(stepMillis) + " ms", batches);
+        out.flush();
+        try (var loader = workload.newLoader(tuned, 0, folder)) {
+            AutotuneTrial trial = AutotuneTrial.run(loader, batches, step, autotuneBytes);
+            out.print(trial.report());
+        }
+        out.flush();
+        return CommandLine.ExitCode.OK;
     }
 
     private static String row(TuningTrial t) {

@@ -46,6 +46,18 @@ class ConfigurationTest {
     }
 
     @Test
+    void autotuneKeepsThePathAndNamesItsBudget() {
+        Configuration c = Configuration.of(2, false, false).withFill().withAutotune(1L << 30, 4);
+
+        assertThat(c.numWorkers()).isEqualTo(4); // the lanes
+        assertThat(c.autotuneBytes()).isEqualTo(1L << 30);
+        assertThat(c.fill()).isTrue();
+        assertThat(c.name()).isEqualTo("nw=4 fill autotune=1.00GiB");
+        assertThat(c.withWorkers(3).autotuneBytes()).isEqualTo(1L << 30);
+        assertThat(Configuration.of(2, false, false).autotuneBytes()).isZero();
+    }
+
+    @Test
     void fillIsNamedAndHasNoPeer() {
         Configuration c = Configuration.of(0, false, true).withFill();
 

@@ -48,6 +48,24 @@ class TuneCommandTest {
     }
 
     @Test
+    void autotuneRunsTheLoadersControllerAndReportsWhereItSettled() {
+        Run r = run("--max-workers", "2", "--step-ms", "2", "--autotune", "64MiB");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("autotuning nw=2 (2 lanes, budget 64.0 MiB) against a step of 2 ms, 60 batches")
+                .contains("  from batch 0: 1 worker, prefetch 1 (start)")
+                .containsPattern("(?m)^autotune settled on [12] workers?, prefetch [1-4]: ")
+                .containsPattern("(?m)^second half: [0-9.]+ batches/s")
+                .containsPattern("(?m)^pool peak .* of a 64.0 MiB budget$");
+    }
+
+    @Test
+    void aBudgetOfNothingIsRefused() {
+        Run r = run("--autotune", "0");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("Invalid value for option '--autotune': '0' is not a size");
+    }
+
+    @Test
     void tooFewBatchesPerTrialAreRefused() {
         Run r = BenchCommandTest.run("tune", "--batches", "2");
         assertThat(r.exit()).isEqualTo(2);

@@ -5,16 +5,19 @@ import dev.stoker.data.SampleLayout;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.loader.engine.BatchMaker;
 import dev.stoker.loader.engine.Engine;
+import dev.stoker.loader.engine.LiveSettings;
 import dev.stoker.loader.engine.LoaderSettings;
 import dev.stoker.loader.engine.SerialEngine;
 import dev.stoker.loader.engine.Source;
 import dev.stoker.loader.engine.StatsCounters;
+import dev.stoker.loader.engine.StreamSource;
 import dev.stoker.loader.engine.WorkerEngine;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.Trace;
 import dev.stoker.metrics.Usage;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -67,6 +70,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private final BatchMaker maker;
     private final Engine engine;
     private final Periodic periodic;
+    private final LiveSettings live; // workers and prefetch now: fixed, or the autotuner's
+    private final Autotuner tuner; // null: fixed settings
 
     private long epoch;
     /** Whether the next pass uses {@link #epoch} as it is (first pass, or after setEpoch) rather than epoch + 1. */
@@ -78,15 +83,30 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private Usage earlierPasses = Usage.ZERO;
     private boolean closed;
 
-    DataLoader(LoaderSettings settings, Source<T> source, BufferPool pool, boolean ownsPool) {
+    /** A loader; {@code autotune} is null for fixed settings, else {@code settings.numWorkers()} is its lanes. */
+    DataLoader(LoaderSettings settings, Source<T> source, BufferPool pool, boolean ownsPool, Autotune autotune) {
         this.settings = settings;
         this.source = source;
         this.pool = pool;
         this.ownsPool = ownsPool;
         this.maker = new BatchMaker(settings.datasetName(), pool, stats, clock, settings.badSamples());
+        if (autotune == null) {
+            this.tuner = null;
+            this.live = LiveSettings.fixed(Math.max(1, settings.numWorkers()), settings.prefetchFactor());
+        } else {
+            int lanes = settings.numWorkers();
+            int cores = Runtime.getRuntime().availableProcessors();
+            boolean stream = source instanceof StreamSource;
+            TuningPolicy policy = new TuningPolicy(lanes, autotune.maxPrefetch(), autotune.budgetBytes(), cores,
+                    stream ? (w, p) -> lanes * p : (w, p) -> w * p);
+            this.tuner = new Autotuner(settings.datasetName(), policy, autotune.replay(),
+                    () -> inFlightBound().batchBytes(), cores);
+            TuningDecision start = tuner.start();
+            this.live = LiveSettings.tuned(lanes, Math.min(start.workers(), lanes), start.prefetch(), tuner);
+        }
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(source, maker)
-                : new WorkerEngine<>(settings, source, maker, WorkerEngine.DEFAULT_GRACE);
+                : new WorkerEngine<>(settings, source, maker, WorkerEngine.DEFAULT_GRACE, live);
         this.periodic = new Periodic(settings, this, this::state, this::profile);
     }
 
@@ -250,8 +270,10 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * }</pre>
      */
     public InFlightBound inFlightBound() {
-        int workers = settings.numWorkers();
-        int batches = workers == 0 ? 1 : Math.multiplyExact(settings.prefetchFactor(), workers);
+        int workers = settings.numWorkers() == 0 ? 0 : live.workers();
+        int lanes = tuner != null && source instanceof StreamSource ? settings.numWorkers() : workers;
+        int batches = workers == 0 ? 1 : Math.multiplyExact(live.prefetch(), lanes);
+        workers = lanes;
         long largest = maker.largestBatchBytes();
         Optional<SampleLayout> fill = source.fillLayout();
         if (fill.isPresent()) {
@@ -271,7 +293,18 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
 
     /** Counters of what the loader has done so far. */
     public LoaderStats stats() {
-        return stats.snapshot(stageTimes());
+        boolean threads = settings.numWorkers() > 0;
+        return stats.snapshot(stageTimes(), threads ? live.workers() : 0, threads ? live.prefetch() : 0,
+                tuner == null ? 0 : tuner.log().size());
+    }
+
+    /**
+     * The autotuner's changes so far, its start first, each with the batch it took effect at
+     * and why (empty for fixed settings). Given back to {@link Autotune#replaying}, it repeats
+     * this run's settings batch for batch.
+     */
+    public List<TuningDecision> tuningLog() {
+        return tuner == null ? List.of() : tuner.log();
     }
 
     public int numWorkers() {
@@ -290,7 +323,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      */
     public synchronized LoaderProfile profile() {
         Usage passes = last != null ? earlierPasses.plus(last.activeUsage()) : earlierPasses;
-        return new LoaderProfile(stageTimes(), settings.numWorkers(), settings.prefetchFactor(),
+        return new LoaderProfile(stageTimes(), settings.numWorkers() == 0 ? 0 : live.workers(), live.prefetch(),
                 settings.ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
     }
 

@@ -83,6 +83,8 @@ public final class LoaderBuilder<T> {
     private int worldSize = 1;
     private Consumer<WorkerContext> workerInit;
     private int ioConcurrency;
+    private Autotune autotune; // null: the fixed numWorkers and prefetchFactor
+    private boolean workersSet;
     private int lookahead = -1; // -1: the default
     private SamplePolicy badSamples = SamplePolicy.FAIL;
     private long snapshotEvery;
@@ -169,6 +171,7 @@ public final class LoaderBuilder<T> {
                     + numWorkers);
         }
         this.numWorkers = numWorkers;
+        this.workersSet = true;
         return this;
     }
 
@@ -182,6 +185,7 @@ public final class LoaderBuilder<T> {
             throw new IllegalArgumentException("prefetchFactor must be positive, not " + prefetchFactor);
         }
         this.prefetchFactor = prefetchFactor;
+        this.workersSet = true;
         return this;
     }
 
@@ -418,6 +422,34 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * Lets the loader choose its workers and prefetch while it runs, within {@code budgetBytes}
+     * of batch memory: {@code autotune(Autotune.budget(budgetBytes))}.
+     */
+    public LoaderBuilder<T> autotune(long budgetBytes) {
+        return autotune(Autotune.budget(budgetBytes));
+    }
+
+    /**
+     * Lets the loader choose its workers and prefetch while it runs (see {@link Autotune}):
+     * it starts with one worker and prefetch 1, adds workers and prefetch while the consumer
+     * waits for data, and takes them back when it no longer waits, when other processes keep the
+     * cores busy, or when the batches in flight would pass the budget. Instead of
+     * {@link #numWorkers} and {@link #prefetchFactor}; the loader's own pool gets the budget
+     * unless {@link #poolBudgetBytes} says otherwise. The batches are those of
+     * {@code numWorkers(autotune.lanes())}, whatever the tuner does.
+     *
+     * <pre>{@code
+     * DataLoader<Sample> loader = DataLoader.builder(ds).batchSize(64).autotune(2L << 30).build();
+     * for (Batch b : loader) { try (b) { step(b); } }
+     * loader.tuningLog();   // [from batch 0: 1 worker, prefetch 1 (start), from batch 12: 2 workers, ...]
+     * }</pre>
+     */
+    public LoaderBuilder<T> autotune(Autotune budget) {
+        this.autotune = Objects.requireNonNull(budget, "budget");
+        return this;
+    }
+
+    /**
      * Checks the settings together and builds the loader.
      *
      * @throws IllegalArgumentException naming the settings that contradict each other
@@ -425,6 +457,8 @@ public final class LoaderBuilder<T> {
     public DataLoader<T> build() {
         String name = input.name();
         check(name);
+        int numWorkers = autotune == null ? this.numWorkers : autotune.lanes();
+        int prefetchFactor = autotune == null ? this.prefetchFactor : autotune.maxPrefetch();
         LoaderSettings settings = new LoaderSettings(name, batchSize, dropLast, numWorkers, prefetchFactor,
                 persistentWorkers, inOrder, timeout, seed, rank, worldSize, workerInit, ioConcurrency, badSamples,
                 snapshotEvery, onSnapshot, profileEvery, onProfile,
@@ -437,11 +471,11 @@ public final class LoaderBuilder<T> {
         BufferPool p = own
                 ? BufferPool.builder()
                         .name("loader of " + name)
-                        .budgetBytes(poolBudgetBytes)
+                        .budgetBytes(autotune != null && !poolBudgetSet ? autotune.budgetBytes() : poolBudgetBytes)
                         .source(pinMemory ? MemorySources.pinned() : MemorySources.ordinary())
                         .build()
                 : pool;
-        return new DataLoader<>(settings, source, p, own);
+        return new DataLoader<>(settings, source, p, own, autotune);
     }
 
     private MapSource<T> mapSource(Dataset<T> dataset, LoaderSettings settings) {
@@ -489,7 +523,11 @@ public final class LoaderBuilder<T> {
             throw new IllegalArgumentException("ioConcurrency fetches samples by index, and a streaming dataset ("
                     + name + ") is read in order: give it workers (numWorkers) instead");
         }
-        if (persistentWorkers && numWorkers == 0) {
+        if (autotune != null && workersSet) {
+            throw new IllegalArgumentException("autotune chooses the workers and prefetch itself: give it"
+                    + " Autotune.maxWorkers/maxPrefetch rather than numWorkers or prefetchFactor");
+        }
+        if (persistentWorkers && numWorkers == 0 && autotune == null) {
             throw new IllegalArgumentException("persistentWorkers needs numWorkers > 0");
         }
         if (pool != null && (poolBudgetSet || pinMemory)) {

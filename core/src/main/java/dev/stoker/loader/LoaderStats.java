@@ -12,9 +12,14 @@ import java.util.List;
  * @param collateNanos   time spent in collate, summed over threads
  * @param skippedSamples samples left out under {@link SamplePolicy#SKIP}
  * @param lastSkipped    the last few of those, oldest first (at most {@link #LAST_SKIPPED_KEPT})
+ * @param workers        workers making batches at once now (the autotuner's count; 0 in the caller's thread)
+ * @param prefetch       batches per worker made ahead now
+ * @param tuningChanges  changes the autotuner made so far, its start included ({@link DataLoader#tuningLog()});
+ *                       0 for fixed settings
  */
 public record LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos,
-                          long skippedSamples, List<SkippedSample> lastSkipped) {
+                          long skippedSamples, List<SkippedSample> lastSkipped, int workers, int prefetch,
+                          int tuningChanges) {
     /** How many of the last skipped samples a loader keeps. */
     public static final int LAST_SKIPPED_KEPT = 16;
 
@@ -22,9 +27,15 @@ public record LoaderStats(long batches, long samples, long failedBatches, long f
         lastSkipped = List.copyOf(lastSkipped);
     }
 
+    /** Stats without the worker settings (fixed at 0). */
+    public LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos,
+                       long skippedSamples, List<SkippedSample> lastSkipped) {
+        this(batches, samples, failedBatches, fetchNanos, collateNanos, skippedSamples, lastSkipped, 0, 0, 0);
+    }
+
     /** Stats of a loader that skipped nothing. */
     public LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos) {
-        this(batches, samples, failedBatches, fetchNanos, collateNanos, 0, List.of());
+        this(batches, samples, failedBatches, fetchNanos, collateNanos, 0, List.of(), 0, 0, 0);
     }
 
     /** Mean fetch time per loaded batch, in milliseconds; 0 before the first. */

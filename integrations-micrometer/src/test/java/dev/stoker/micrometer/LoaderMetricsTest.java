@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stoker.data.TensorDataset;
+import dev.stoker.loader.Autotune;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
@@ -11,6 +12,7 @@ import dev.stoker.loader.LoaderException;
 import dev.stoker.loader.LoaderProfile;
 import dev.stoker.loader.LoaderStats;
 import dev.stoker.loader.SamplePolicy;
+import dev.stoker.loader.TuningDecision;
 import dev.stoker.metrics.Stage;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
@@ -265,6 +267,24 @@ class LoaderMetricsTest {
                     .contains("stoker_io_concurrency{loader=\"io\"} " + (double) io.profile().ioConcurrency())
                     .contains("stoker_workers{loader=\"io\"} " + (double) io.numWorkers());
             assertThat(io.profile().ioConcurrency()).isEqualTo(16); // a check on the test: the I/O mode is on
+        }
+    }
+
+    @Test
+    void theSettingsGaugesFollowTheAutotuner() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        List<TuningDecision> decisions = List.of(TuningDecision.given(0, 1, 1), TuningDecision.given(2, 2, 3));
+        try (DataLoader<long[]> tuned = DataLoader.builder(new Numbers(12, Set.of())).batchSize(4)
+                .autotune(Autotune.budget(64L << 20).maxWorkers(2).replaying(decisions)).build()) {
+            new LoaderMetrics(tuned, TRAIN).bindTo(registry);
+            assertThat(gauge(registry, "stoker.workers")).isEqualTo(1);
+            assertThat(gauge(registry, "stoker.prefetch.factor")).isEqualTo(1);
+            for (Batch b : tuned) { // 3 batches: the second decision applies after the second
+                b.close();
+            }
+            assertThat(gauge(registry, "stoker.workers")).isEqualTo(2);
+            assertThat(gauge(registry, "stoker.prefetch.factor")).isEqualTo(3);
+            assertThat(tuned.tuningLog()).extracting(TuningDecision::batch).containsExactly(0L, 2L);
         }
     }
 }

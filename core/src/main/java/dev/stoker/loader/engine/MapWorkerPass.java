@@ -9,6 +9,9 @@ import java.time.Duration;
  * A map-style pass on worker threads: batch {@code k} of the batch sampler is made by worker
  * {@code k % n} (as PyTorch deals its index batches out in turn), each worker making its batches
  * in order, one at a time, with at most {@code prefetchFactor} of them made and not yet taken.
+ * Under an autotuner, a worker also waits for a permit to make a batch and for its batch's
+ * position to come within the tuned window ({@link LiveSettings}); batch {@code k} is still
+ * lane {@code k % n}'s, so the tuning changes when a batch is made, never what it holds.
  */
 final class MapWorkerPass<T> extends WorkerPass<T> {
     private final MapBatches<T> source;
@@ -39,20 +42,26 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     void work(Worker worker, WorkerContext context) {
         int w = worker.id();
         for (long k = w; ; k += crew.size()) {
+            // the indices first (arrays only, no data): a worker past the end must learn it even
+            // while the tuned window holds it back, or the consumer would wait for it forever
+            long[] indices = feed.get(k); // k: the position in the plan; batch: the index in the epoch
+            if (indices == null) {
+                return;
+            }
             try {
-                board.acquireSlot(w);
+                board.acquireSlot(w, k);
             } catch (InterruptedException e) {
                 return; // the pass is closing
             }
             if (board.isClosed()) {
                 return;
             }
-            long[] indices = feed.get(k); // k: the position in the plan; batch: the index in the epoch
-            if (indices == null) {
-                board.releaseSlot(w);
+            long batch = plan.original(k);
+            try {
+                live.beforeMake();
+            } catch (InterruptedException e) {
                 return;
             }
-            long batch = plan.original(k);
             worker.working(batch, indices);
             BoardResult result;
             try {
@@ -69,6 +78,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
                         .onWorker(worker.name()));
             } finally {
                 worker.idle();
+                live.afterMake();
             }
             if (!board.put(w, result)) {
                 return;

@@ -1,7 +1,6 @@
 package dev.stoker.loader.engine;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -19,6 +18,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * worker that has ended and has nothing left. With map-style batches dealt out as batch {@code k}
  * to worker {@code k % n}, that turn order is the sampler's order; with streams it is PyTorch's
  * round robin over the workers. Out of order, it takes whichever result is there.
+ *
+ * <p>The prefetch depth is read from the pass's {@link LiveSettings}, which an autotuner may
+ * change while workers wait here. A map-style worker also names the position of the batch it is
+ * about to start: it waits while that position is {@code workers x prefetch} or more past the
+ * results taken, so that the batches in flight stay under the tuned bound whatever the number of
+ * lanes. The batch the consumer waits for is always inside that window, so the window cannot
+ * hold the pass up.
  */
 final class ResultBoard {
     /** No result came within the timeout; {@code worker} is the one awaited, or -1 for any. */
@@ -34,22 +40,31 @@ final class ResultBoard {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
+    private final Condition[] room; // per worker: its slot may be free; a tuned window wakes them all
     private final ArrayDeque<BoardResult>[] queues;
     private final boolean[] ended;
-    private final Semaphore[] slots;
+    private final int[] held; // per worker: batches made or being made and not taken
+    private final LiveSettings live;
     private final boolean inOrder;
     private int cursor;
+    private long taken; // results taken in this pass
     private boolean closed;
 
-    @SuppressWarnings("unchecked")
     ResultBoard(int workers, int prefetch, boolean inOrder) {
+        this(workers, LiveSettings.fixed(workers, prefetch), inOrder);
+    }
+
+    @SuppressWarnings("unchecked")
+    ResultBoard(int workers, LiveSettings live, boolean inOrder) {
         this.queues = new ArrayDeque[workers];
         this.ended = new boolean[workers];
-        this.slots = new Semaphore[workers];
+        this.held = new int[workers];
+        this.room = new Condition[workers];
         for (int w = 0; w < workers; w++) {
             queues[w] = new ArrayDeque<>();
-            slots[w] = new Semaphore(prefetch);
+            room[w] = lock.newCondition();
         }
+        this.live = live;
         this.inOrder = inOrder;
     }
 
@@ -65,12 +80,50 @@ final class ResultBoard {
 
     /** Waits for room for one more batch of worker {@code w}. Worker side. */
     void acquireSlot(int w) throws InterruptedException {
-        slots[w].acquire();
+        acquireSlot(w, -1);
+    }
+
+    /**
+     * Waits for room for one more batch of worker {@code w}, at {@code position} among the pass's
+     * results (-1: not known, as in a stream). Returns at once when the board is closed.
+     */
+    void acquireSlot(int w, long position) throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            while (!closed && (held[w] >= live.prefetch() || position >= 0 && position - taken >= live.window())) {
+                room[w].await();
+            }
+            held[w]++;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Gives back a slot taken for a batch that will not come (the worker found no more work). */
     void releaseSlot(int w) {
-        slots[w].release();
+        lock.lock();
+        try {
+            held[w]--;
+            room[w].signal();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The settings changed: workers waiting for room look again. */
+    void wake() {
+        lock.lock();
+        try {
+            wakeAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void wakeAll() {
+        for (Condition c : room) {
+            c.signal();
+        }
     }
 
     /**
@@ -136,7 +189,13 @@ final class ResultBoard {
                 }
                 if (w >= 0 && !queues[w].isEmpty()) {
                     BoardResult result = queues[w].poll();
-                    slots[w].release();
+                    held[w]--;
+                    taken++;
+                    if (live.tuned()) {
+                        wakeAll(); // the window moved: any worker may start now
+                    } else {
+                        room[w].signal(); // only w's slot came free
+                    }
                     cursor = (w + 1) % queues.length;
                     return result;
                 }
@@ -186,6 +245,7 @@ final class ResultBoard {
         lock.lock();
         try {
             closed = true;
+            wakeAll();
             for (ArrayDeque<BoardResult> q : queues) {
                 left.addAll(q);
                 q.clear();

@@ -41,13 +41,16 @@ public final class StatsCounters {
         return skipped.incrementAndGet();
     }
 
-    /** The counters now, with the fetch and collate times of {@code times}, the loader's clock's. */
-    public LoaderStats snapshot(StageTimes times) {
+    /**
+     * The counters now, with the fetch and collate times of {@code times}, the loader's clock's,
+     * and the worker settings in force.
+     */
+    public LoaderStats snapshot(StageTimes times, int workers, int prefetch, int tuningChanges) {
         List<SkippedSample> last;
         synchronized (lastSkipped) {
             last = List.copyOf(lastSkipped);
         }
         return new LoaderStats(batches.sum(), samples.sum(), failed.sum(), times.nanos(Stage.FETCH),
-                times.nanos(Stage.COLLATE), skipped.get(), last);
+                times.nanos(Stage.COLLATE), skipped.get(), last, workers, prefetch, tuningChanges);
     }
 }

@@ -146,6 +146,11 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
             if (board.isClosed()) {
                 return;
             }
+            try {
+                live.beforeMake();
+            } catch (InterruptedException e) {
+                return;
+            }
             worker.working(k, new long[0]);
             long batch = k;
             Turn turn;
@@ -153,6 +158,7 @@ final class StreamWorkerPass<T> extends WorkerPass<T> {
                 turn = source.timed(maker, context, epoch, batch, () -> make(reader, batch, size));
             } finally {
                 worker.idle();
+                live.afterMake();
             }
             // a batch that failed to collate does not end the stream: the next batch follows it
             BoardResult result;

@@ -17,15 +17,31 @@ final class WorkerCrew {
     private static final System.Logger LOG = System.getLogger(WorkerCrew.class.getName());
 
     private final List<Worker> workers;
+    private final LiveSettings live;
     private boolean stopped;
 
     WorkerCrew(int count) {
+        this(count, LiveSettings.fixed(Math.max(1, count), 1));
+    }
+
+    /** A crew of {@code live.lanes()} threads under those settings. */
+    WorkerCrew(LiveSettings live) {
+        this(live.lanes(), live);
+    }
+
+    private WorkerCrew(int count, LiveSettings live) {
+        this.live = live;
         List<Worker> list = new ArrayList<>(count);
         for (int w = 0; w < count; w++) {
             list.add(new Worker(w, "stoker-worker-" + w));
         }
         this.workers = List.copyOf(list);
         workers.forEach(Worker::start);
+    }
+
+    /** How many of the crew may make a batch at once, and how far ahead. */
+    LiveSettings live() {
+        return live;
     }
 
     int size() {

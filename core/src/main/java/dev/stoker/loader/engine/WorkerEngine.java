@@ -14,7 +14,8 @@ import java.time.Duration;
  *   <li>Streaming: each worker reads its own stream ({@link StreamWorkerPass}).
  *   <li>Prefetch: each worker has at most {@code prefetchFactor} batches made or being made and
  *       not yet taken; {@code prefetchFactor x n} in all is the pass's memory bound
- *       ({@link ResultBoard}).
+ *       ({@link ResultBoard}); with an autotuner, {@link LiveSettings} decides how many of the
+ *       workers make batches at once and how far ahead, and never what a batch holds.
  *   <li>Delivery in the sampler's order through a reorder buffer, or as ready with
  *       {@code inOrder(false)}.
  *   <li>Without persistent workers the threads start with each pass ({@code iterator()}) and stop
@@ -30,10 +31,26 @@ public final class WorkerEngine<T> implements Engine {
     private final Source<T> source;
     private final BatchMaker maker;
     private final Duration grace;
+    private final LiveSettings live;
     private WorkerCrew persistent;
     private boolean closed;
 
     public WorkerEngine(LoaderSettings settings, Source<T> source, BatchMaker maker, Duration grace) {
+        this(settings, source, maker, grace, LiveSettings.fixed(Math.max(1, settings.numWorkers()),
+                Math.max(1, settings.prefetchFactor())));
+    }
+
+    /**
+     * An engine whose parallelism and prefetch depth {@code live} decides (the autotuner's);
+     * {@code live.lanes()} must be {@code settings.numWorkers()}, which decides the batches.
+     */
+    public WorkerEngine(LoaderSettings settings, Source<T> source, BatchMaker maker, Duration grace,
+                        LiveSettings live) {
+        if (live.lanes() != settings.numWorkers()) {
+            throw new IllegalArgumentException("the live settings have " + live.lanes() + " lanes, the loader "
+                    + settings.numWorkers() + " workers");
+        }
+        this.live = live;
         if (settings.numWorkers() < 1) {
             throw new IllegalArgumentException("the worker engine needs numWorkers > 0, not " + settings.numWorkers());
         }
@@ -52,11 +69,11 @@ public final class WorkerEngine<T> implements Engine {
         WorkerCrew crew;
         if (keep) {
             if (persistent == null) {
-                persistent = new WorkerCrew(settings.numWorkers());
+                persistent = new WorkerCrew(live);
             }
             crew = persistent;
         } else {
-            crew = new WorkerCrew(settings.numWorkers());
+            crew = new WorkerCrew(live);
         }
         WorkerPass<T> pass = source.workerPass(epoch, maker, crew, !keep, grace);
         crew.submit(pass);

@@ -38,6 +38,7 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
     final long epoch;
     final WorkerCrew crew;
     final ResultBoard board;
+    final LiveSettings live;
     private final boolean ownsCrew;
     private final Duration grace;
     private final CountDownLatch finished;
@@ -54,7 +55,9 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         this.crew = crew;
         this.ownsCrew = ownsCrew;
         this.grace = grace;
-        this.board = new ResultBoard(crew.size(), settings.prefetchFactor(), settings.inOrder());
+        this.live = crew.live();
+        this.board = new ResultBoard(crew.size(), live, settings.inOrder());
+        live.attach(board);
         this.finished = new CountDownLatch(crew.size());
         this.timeoutNanos = settings.timeout().toNanos();
     }
@@ -125,6 +128,7 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
             return null;
         }
         BoardResult result;
+        long asked = System.nanoTime();
         try {
             result = board.take(timeoutNanos);
         } catch (ResultBoard.Timeout t) {
@@ -139,6 +143,9 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         }
         if (result == null) {
             close();
+        } else {
+            long now = System.nanoTime();
+            live.taken(now - asked, now); // the tuner's signal, and its tick
         }
         return result;
     }
@@ -190,6 +197,7 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         }
         closed = true;
         board.close();
+        live.detach(board);
         long deadline = System.nanoTime() + grace.toNanos();
         if (finished.getCount() > 0) {
             crew.interruptAll(); // stop early: sleeps, reads and waits for room end now

@@ -1,0 +1,91 @@
+package dev.stoker.loader;
+
+import java.util.List;
+
+/**
+ * What {@link LoaderBuilder#autotune(Autotune)} may spend: the loader starts with one worker and
+ * one batch of prefetch and, while the consumer waits for data, adds workers and then prefetch;
+ * it takes them back when the consumer no longer waits, when other processes keep the machine's
+ * cores busy, or when the batches in flight would pass the memory budget.
+ *
+ * <p>The loader has {@link #lanes()} worker threads, which decide the batches (batch {@code k}
+ * is lane {@code k % lanes}'s; a streaming lane reads its own stream, as a worker does), and the
+ * tuner decides how many of them make batches at once: the batches, their order, their random
+ * draws and {@code state()} are those of {@code numWorkers(lanes)} with any prefetch, whatever
+ * the tuner does.
+ *
+ * <pre>{@code
+ * DataLoader.builder(ds).batchSize(64).autotune(Autotune.budget(2L << 30)).build();
+ * DataLoader.builder(ds).batchSize(64).autotune(Autotune.budget(2L << 30).cpuShare(0.5)).build();
+ * }</pre>
+ *
+ * @param budgetBytes bytes of batch memory the loader may hold (in flight and the consumer's
+ *                    batch); the loader's own pool gets this budget, the hard limit
+ * @param cpuShare    share of the machine's cores the workers may use (0 to 1]: the lanes
+ * @param maxWorkers  worker threads (lanes), or 0 for {@code cpuShare x cores}
+ * @param maxPrefetch most batches of prefetch per lane
+ * @param replay      decisions to apply instead of deciding (a run's {@link DataLoader#tuningLog()},
+ *                    or a test's), empty to decide
+ */
+public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int maxPrefetch,
+                       List<TuningDecision> replay) {
+    /** Most prefetch per lane unless set. */
+    public static final int DEFAULT_MAX_PREFETCH = 4;
+
+    public Autotune {
+        if (budgetBytes < 1) {
+            throw new IllegalArgumentException("the autotune budget must be positive, not " + budgetBytes + " bytes");
+        }
+        if (!(cpuShare > 0 && cpuShare <= 1)) {
+            throw new IllegalArgumentException("the CPU share must be in (0, 1], not " + cpuShare);
+        }
+        if (maxWorkers < 0 || maxPrefetch < 1) {
+            throw new IllegalArgumentException("maxWorkers must be 0 (from the CPU share) or more and maxPrefetch"
+                    + " positive, not " + maxWorkers + " and " + maxPrefetch);
+        }
+        replay = List.copyOf(replay);
+        for (int i = 1; i < replay.size(); i++) {
+            if (replay.get(i).batch() < replay.get(i - 1).batch()) {
+                throw new IllegalArgumentException("replayed decisions must come in batch order: decision " + i
+                        + " (batch " + replay.get(i).batch() + ") comes before decision " + (i - 1));
+            }
+        }
+    }
+
+    /** Tuning within {@code budgetBytes} of batch memory, on all the machine's cores. */
+    public static Autotune budget(long budgetBytes) {
+        return new Autotune(budgetBytes, 1.0, 0, DEFAULT_MAX_PREFETCH, List.of());
+    }
+
+    /** The same, on at most this share of the machine's cores. */
+    public Autotune cpuShare(double share) {
+        return new Autotune(budgetBytes, share, maxWorkers, maxPrefetch, replay);
+    }
+
+    /** The same, with exactly this many worker threads (lanes), whatever the CPU share. */
+    public Autotune maxWorkers(int workers) {
+        if (workers < 1) {
+            throw new IllegalArgumentException("maxWorkers must be positive, not " + workers);
+        }
+        return new Autotune(budgetBytes, cpuShare, workers, maxPrefetch, replay);
+    }
+
+    /** The same, with at most this much prefetch per lane. */
+    public Autotune maxPrefetch(int prefetch) {
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, prefetch, replay);
+    }
+
+    /** The same, applying {@code decisions} at their batches instead of deciding. */
+    public Autotune replaying(List<TuningDecision> decisions) {
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, decisions);
+    }
+
+    /** The worker threads: {@code maxWorkers}, or the CPU share of the machine's cores (at least 1). */
+    public int lanes() {
+        return lanes(Runtime.getRuntime().availableProcessors());
+    }
+
+    int lanes(int cores) {
+        return maxWorkers > 0 ? maxWorkers : Math.max(1, (int) Math.floor(cores * cpuShare));
+    }
+}

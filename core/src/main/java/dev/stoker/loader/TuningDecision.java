@@ -1,0 +1,61 @@
+package dev.stoker.loader;
+
+import java.util.Locale;
+
+/**
+ * One change the autotuner made: from batch {@code batch} on (batches taken by the consumer
+ * since the loader was built, all epochs), {@code workers} make batches at once and each lane
+ * keeps up to {@code prefetch} ahead. A loader's list of them ({@link DataLoader#tuningLog()})
+ * replays the run's settings exactly ({@link Autotune#replaying}); the batches are the same
+ * under any list.
+ *
+ * @param batch     batches taken when the change was made
+ * @param workers   workers making batches at once from then on
+ * @param prefetch  batches per lane made ahead from then on
+ * @param reason    why
+ * @param waitShare the share of the last window the consumer spent waiting for data (0 to 1;
+ *                  NaN where no window was measured: the start, a replay)
+ */
+public record TuningDecision(long batch, int workers, int prefetch, Reason reason, double waitShare) {
+    /** Why the autotuner changed its settings. */
+    public enum Reason {
+        /** The settings it starts with. */
+        START,
+        /** The consumer waited for data: more workers, or, with all of them busy, more prefetch. */
+        CONSUMER_WAITS,
+        /** The consumer has not waited for a while: one worker less. */
+        CONSUMER_IDLE,
+        /** The machine's cores are busy with other processes: one worker less. */
+        CPU_SATURATED,
+        /** The batches in flight would pass the memory budget: less prefetch, or fewer workers. */
+        MEMORY_BUDGET,
+        /** Given, not decided (a replayed or injected decision). */
+        GIVEN
+    }
+
+    public TuningDecision {
+        if (batch < 0 || workers < 1 || prefetch < 1 || reason == null) {
+            throw new IllegalArgumentException("a tuning decision needs batch >= 0, workers >= 1, prefetch >= 1"
+                    + " and a reason, not batch " + batch + ", " + workers + " workers, prefetch " + prefetch);
+        }
+    }
+
+    /** A decision given rather than made: for replaying a run or injecting changes in a test. */
+    public static TuningDecision given(long batch, int workers, int prefetch) {
+        return new TuningDecision(batch, workers, prefetch, Reason.GIVEN, Double.NaN);
+    }
+
+    /** The decision as the loader logs it. */
+    public String describe() {
+        String why = switch (reason) {
+            case START -> "start";
+            case CONSUMER_WAITS -> String.format(Locale.ROOT, "the consumer waited %.0f%% of the time", 100 * waitShare);
+            case CONSUMER_IDLE -> String.format(Locale.ROOT, "the consumer no longer waits (%.1f%%)", 100 * waitShare);
+            case CPU_SATURATED -> "the machine's cores are busy with other processes";
+            case MEMORY_BUDGET -> "the batches in flight would pass the memory budget";
+            case GIVEN -> "given";
+        };
+        return "from batch " + batch + ": " + workers + (workers == 1 ? " worker" : " workers") + ", prefetch "
+                + prefetch + " (" + why + ")";
+    }
+}

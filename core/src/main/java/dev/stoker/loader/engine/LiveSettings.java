@@ -1,0 +1,173 @@
+package dev.stoker.loader.engine;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The parallelism and prefetch depth a {@link WorkerEngine} runs at now, which an autotuner may
+ * change between any two batches.
+ *
+ * <p>A tuned engine has a fixed number of <em>lanes</em> (its worker threads: batch {@code k}
+ * is made by lane {@code k % lanes}, a streaming lane reads its own stream), so what a batch
+ * holds never depends on the tuning. What changes is how many lanes may make a batch at once
+ * ({@link #workers()}, a fair {@link Throttle}) and how many batches may be made ahead
+ * ({@link #prefetch()}: per lane, and for map-style passes {@code workers x prefetch} in all,
+ * by position, see {@link ResultBoard}). Timing changes; the batches, their order and the
+ * loader's state do not.
+ *
+ * <p>The consumer's side ({@link #taken}) counts the batches taken and the time waited for
+ * them, and every so often hands the window to the {@link Tuner}: the controller runs on that
+ * tick, not per batch or sample.
+ */
+public final class LiveSettings {
+    /** What decides the settings: called on the consumer's thread, after a batch was taken. */
+    public interface Tuner {
+        /** Fewest batches between two ticks. */
+        int everyBatches();
+
+        /** Shortest window between two ticks, in nanoseconds. */
+        long everyNanos();
+
+        /**
+         * One window of the consumer's view.
+         *
+         * @param live        the settings to change ({@link #apply})
+         * @param taken       batches taken since the loader was built (all passes)
+         * @param batches     batches taken in this window
+         * @param waitNanos   time the consumer spent waiting for them
+         * @param windowNanos length of the window
+         */
+        void tick(LiveSettings live, long taken, long batches, long waitNanos, long windowNanos);
+    }
+
+    private final int lanes;
+    private final Tuner tuner; // null: fixed settings
+    private final Throttle throttle; // null: fixed settings
+    private final Set<ResultBoard> boards = ConcurrentHashMap.newKeySet();
+    private volatile int workers;
+    private volatile int prefetch;
+    // the consumer's window: its thread alone
+    private long taken;
+    private long windowBatches;
+    private long windowWait;
+    private long windowStart;
+
+    private LiveSettings(int lanes, int workers, int prefetch, Tuner tuner) {
+        if (lanes < 1 || workers < 1 || workers > lanes || prefetch < 1) {
+            throw new IllegalArgumentException("live settings need 1 <= workers <= lanes and prefetch >= 1, not "
+                    + workers + " of " + lanes + " lanes, prefetch " + prefetch);
+        }
+        this.lanes = lanes;
+        this.workers = workers;
+        this.prefetch = prefetch;
+        this.tuner = tuner;
+        this.throttle = tuner == null ? null : new Throttle(workers);
+    }
+
+    /** Settings that never change: {@code workers} threads, each {@code prefetch} batches ahead. */
+    public static LiveSettings fixed(int workers, int prefetch) {
+        return new LiveSettings(workers, workers, prefetch, null);
+    }
+
+    /** Settings that {@code tuner} changes, over {@code lanes} worker threads, starting at the given values. */
+    public static LiveSettings tuned(int lanes, int workers, int prefetch, Tuner tuner) {
+        if (tuner == null) {
+            throw new IllegalArgumentException("tuned settings need a tuner");
+        }
+        return new LiveSettings(lanes, workers, prefetch, tuner);
+    }
+
+    /** Worker threads (lanes): what decides the batches of a stream and which thread makes which batch. */
+    public int lanes() {
+        return lanes;
+    }
+
+    /** Lanes that may make a batch at once. */
+    public int workers() {
+        return workers;
+    }
+
+    /** Batches each lane may have made ahead of the consumer. */
+    public int prefetch() {
+        return prefetch;
+    }
+
+    /** Whether a tuner changes these settings. */
+    public boolean tuned() {
+        return tuner != null;
+    }
+
+    /** Batches taken by the consumer since the loader was built. Consumer's thread. */
+    public long taken() {
+        return taken;
+    }
+
+    /**
+     * Sets the workers and prefetch depth, clamped to {@code 1..lanes} and {@code >= 1}; takes
+     * effect for the next batch a worker starts.
+     */
+    public synchronized void apply(int newWorkers, int newPrefetch) {
+        if (tuner == null) {
+            throw new IllegalStateException("these settings are fixed");
+        }
+        int w = Math.clamp(newWorkers, 1, lanes);
+        int p = Math.max(1, newPrefetch);
+        throttle.resize(w);
+        workers = w;
+        prefetch = p;
+        boards.forEach(ResultBoard::wake); // more room may let a waiting worker start
+    }
+
+    /** Batches a map-style pass may have made or be making ahead of the consumer, in all. */
+    int window() {
+        return tuner == null ? Integer.MAX_VALUE : Math.multiplyExact(workers, prefetch);
+    }
+
+    /** Waits for a permit to make a batch (tuned settings only). */
+    void beforeMake() throws InterruptedException {
+        if (throttle != null) {
+            throttle.acquire();
+        }
+    }
+
+    /** Gives back the permit {@link #beforeMake} took. */
+    void afterMake() {
+        if (throttle != null) {
+            throttle.release();
+        }
+    }
+
+    void attach(ResultBoard board) {
+        boards.add(board);
+    }
+
+    void detach(ResultBoard board) {
+        boards.remove(board);
+    }
+
+    /**
+     * The consumer took a batch (or its failure) after waiting {@code waitNanos}, at {@code now};
+     * runs the tuner when the window is long enough. Consumer's thread; two additions per batch
+     * and a comparison, the tuner a few times a second at most.
+     */
+    void taken(long waitNanos, long now) {
+        taken++;
+        if (tuner == null) {
+            return;
+        }
+        if (windowStart == 0) {
+            windowStart = now - waitNanos;
+        }
+        windowBatches++;
+        windowWait += waitNanos;
+        long length = now - windowStart;
+        if (windowBatches >= tuner.everyBatches() && length >= tuner.everyNanos()) {
+            long batches = windowBatches;
+            long wait = windowWait;
+            windowBatches = 0;
+            windowWait = 0;
+            windowStart = now;
+            tuner.tick(this, taken, batches, wait, length);
+        }
+    }
+}

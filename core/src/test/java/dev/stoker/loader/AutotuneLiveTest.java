@@ -1,0 +1,77 @@
+package dev.stoker.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stoker.data.Dataset;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The live controller end to end: it adds workers for a consumer that waits, and holds a tight budget. */
+class AutotuneLiveTest {
+
+    @AfterEach
+    void noWorkerLeft() {
+        assertThat(WorkerThreads.alive()).isEmpty();
+    }
+
+    /** A dataset whose batches take a while and whose samples are {@code floats} floats. */
+    private record Slow(long size, int floats, long sleepMillis) implements Dataset<float[]> {
+        @Override
+        public float[] get(long index) {
+            try {
+                Thread.sleep(sleepMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new float[floats];
+        }
+    }
+
+    @Test
+    void aConsumerThatOnlyWaitsGetsMoreWorkersAndEveryChangeIsLogged() {
+        try (DataLoader<float[]> loader = DataLoader.builder(new Slow(600, 4, 2)).batchSize(2)
+                .autotune(Autotune.budget(64L << 20).maxWorkers(4)).build()) {
+            for (Batch b : loader) { // no step at all: the consumer waits for every batch
+                b.close();
+            }
+            List<TuningDecision> log = loader.tuningLog();
+            assertThat(log.getFirst()).isEqualTo(new TuningDecision(0, 1, 1, TuningDecision.Reason.START, Double.NaN));
+            // a waiting consumer got more (workers, or prefetch where other processes keep the cores busy)
+            assertThat(log).anySatisfy(d -> {
+                assertThat(d.reason()).isEqualTo(TuningDecision.Reason.CONSUMER_WAITS);
+                assertThat(d.workers() + d.prefetch()).isGreaterThan(2);
+            });
+            assertThat(loader.stats().workers()).isEqualTo(log.getLast().workers());
+            assertThat(loader.stats().prefetch()).isEqualTo(log.getLast().prefetch());
+            assertThat(loader.stats().tuningChanges()).isEqualTo(log.size());
+            assertThat(log).extracting(TuningDecision::batch).isSorted();
+        }
+    }
+
+    @Test
+    void aTightBudgetIsNeverPassed() {
+        int floats = 64 * 1024; // 256 KiB a sample, 1 MiB a batch of 4
+        long batchBytes = 4L * floats * Float.BYTES;
+        long budget = 5 * batchBytes; // the consumer's batch and at most 4 in flight
+        try (DataLoader<float[]> loader = DataLoader.builder(new Slow(200, floats, 1)).batchSize(4)
+                .autotune(Autotune.budget(budget).maxWorkers(4).maxPrefetch(4)).build()) {
+            for (Batch b : loader) {
+                b.close();
+            }
+            assertThat(loader.pool().budgetBytes()).isEqualTo(budget);
+            assertThat(loader.pool().peakReservedBytes()).isLessThanOrEqualTo(budget);
+            for (TuningDecision d : loader.tuningLog()) {
+                assertThat(((long) d.workers() * d.prefetch() + 1) * batchBytes).as("%s", d)
+                        .isLessThanOrEqualTo(budget);
+            }
+        }
+    }
+
+    @Test
+    void autotuneRefusesAFixedWorkerCount() {
+        assertThatThrownBy(() -> DataLoader.builder(new Slow(10, 1, 0)).numWorkers(2).autotune(1L << 20).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("autotune chooses the workers");
+    }
+}
