@@ -7,9 +7,10 @@ module dev.stoker.vision {
     requires transitive dev.stoker.core;
     // ImageIO, the decoder when libjpeg-turbo is absent
     requires java.desktop;
-    // The Vector API for the resampler, only when the JVM was started with
-    // --add-modules jdk.incubator.vector; without it a plain loop runs, quietly.
-    requires static jdk.incubator.vector;
+    // The Vector API (jdk.incubator.vector) is used by the resampler only when the JVM was started
+    // with --add-modules jdk.incubator.vector; without it a plain loop runs, quietly. It is not
+    // required here, not even statically (javac would warn every user about the incubator module):
+    // the build compiles with --add-reads, and transform.Mac adds the read edge at run time.
 
     exports dev.stoker.vision;
     exports dev.stoker.vision.augment;
