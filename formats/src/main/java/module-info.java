@@ -5,8 +5,8 @@
  */
 module dev.stoker.formats {
     requires transitive dev.stoker.core;
-    // remote shards (WebDataset over HTTP)
-    requires java.net.http;
+    // remote shards (WebDataset over HTTP); RemoteSettings takes an HttpClient
+    requires transitive java.net.http;
 
     exports dev.stoker.formats.folder;
     exports dev.stoker.formats.jsonl;
