@@ -21,7 +21,7 @@ public final class ParquetProbe implements EnvironmentProbe {
     @Override
     public List<Finding> probe() {
         List<Finding> found = new ArrayList<>(2);
-        found.add(codec("org.xerial.snappy.Snappy", "snappy-java, for snappy pages (what Hugging Face writes)"));
+        found.add(codec("org.xerial.snappy.Snappy", "snappy-java, for snappy pages as Hugging Face writes them"));
         found.add(codec("com.github.luben.zstd.Zstd", "zstd-jni, for zstd pages"));
         return found;
     }
