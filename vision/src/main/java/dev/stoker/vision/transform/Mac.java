@@ -8,10 +8,20 @@ package dev.stoker.vision.transform;
  * {@code -Dstoker.vision.vector=false} forces the plain loop.
  */
 final class Mac {
-    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
-            && !"false".equals(System.getProperty("stoker.vision.vector"));
+    static final boolean VECTOR = vector();
 
     private Mac() {}
+
+    private static boolean vector() {
+        if ("false".equals(System.getProperty("stoker.vision.vector"))) {
+            return false;
+        }
+        // On the module path dev.stoker.vision does not require the incubator module (see its
+        // module-info), so it reads it only from here; on the class path addReads does nothing.
+        return ModuleLayer.boot().findModule("jdk.incubator.vector")
+                .map(vector -> Mac.class.getModule().addReads(vector))
+                .isPresent();
+    }
 
     static void mac(int[] acc, int[] src, int offset, int w, int n) {
         if (VECTOR) {

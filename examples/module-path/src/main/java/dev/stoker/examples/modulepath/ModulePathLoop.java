@@ -2,19 +2,30 @@ package dev.stoker.examples.modulepath;
 
 import dev.stoker.data.SyntheticDataset;
 import dev.stoker.data.SyntheticSample;
+import dev.stoker.environment.Environment;
+import dev.stoker.environment.EnvironmentProbe;
+import dev.stoker.environment.Finding;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import java.time.Duration;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The training loop of Stoker's README, run as a named module ({@code module-info.java} requires
- * {@code dev.stoker.core}) with {@code --enable-native-access=dev.stoker.core} as its one flag: a synthetic dataset (random images whose
- * every sample takes 5 ms to "read", like a slow disk), a shuffling loader with four worker
- * threads, four epochs. {@code train} stands in for the model's step; here it checks what it is
- * given, and the program fails (exit code 1) if any batch or epoch went missing.
+ * {@code dev.stoker.core} and {@code dev.stoker.vision}) with
+ * {@code --enable-native-access=dev.stoker.core,dev.stoker.vision} as its one flag: a synthetic
+ * dataset (random images whose every sample takes 5 ms to "read", like a slow disk), a shuffling
+ * loader with four worker threads, four epochs. {@code train} stands in for the model's step; here
+ * it checks what it is given, and the program fails (exit code 1) if any batch or epoch went missing.
+ *
+ * <p>First it checks the environment: the probes of core and vision must be found as services of
+ * named modules (their {@code provides} clauses), and both modules must see the native access the
+ * command line gave them by name.
  */
 public final class ModulePathLoop {
     private static final int EPOCHS = 4;
@@ -22,6 +33,8 @@ public final class ModulePathLoop {
     private static long samples;
 
     public static void main(String[] args) {
+        checkEnvironment();
+
         SyntheticDataset dataset = SyntheticDataset.builder()
                 .size(512).shape(Shape.of(3, 224, 224)).delay(Duration.ofMillis(5)).seed(0)
                 .build();
@@ -54,6 +67,27 @@ public final class ModulePathLoop {
         // 2,048 samples of 5 ms each: 10 s in one thread, about a quarter of that with four workers.
         System.out.printf("module-path: %d epochs, %d batches, %d samples in %.1f s (%.0f samples/s)%n",
                 EPOCHS, batches, samples, seconds, samples / seconds);
+    }
+
+    /**
+     * Stoker's environment probes, found by {@link ServiceLoader} on the module path: each comes from
+     * a named module, and the native access the command line gave by module name is seen.
+     */
+    private static void checkEnvironment() {
+        Set<String> modules = ServiceLoader.load(EnvironmentProbe.class).stream()
+                .map(p -> String.valueOf(p.type().getModule().getName()))
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
+        System.out.println("module-path: environment probes from modules " + modules);
+        check(modules.containsAll(Set.of("dev.stoker.core", "dev.stoker.vision")),
+                "the probes of dev.stoker.core and dev.stoker.vision were not found as services: " + modules);
+
+        Environment env = Environment.current();
+        System.out.print(env.report());
+        for (String module : Set.of("stoker-core", "stoker-vision")) {
+            boolean nativeAccess = env.findings().stream().anyMatch(f -> f instanceof Finding.Ready
+                    && f.module().equals(module) && f.feature().startsWith("native access"));
+            check(nativeAccess, module + " does not see native access given by module name");
+        }
     }
 
     /** Stands in for a training step: checks the batch's shapes and types and counts it. */
