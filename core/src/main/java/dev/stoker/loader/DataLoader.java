@@ -336,6 +336,18 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
+     * The clock every stage of this loader is timed on, for a listener of each span as it ends
+     * ({@link StageClock#listen}), such as per-batch histograms on a dashboard:
+     *
+     * <pre>{@code
+     * new BatchHistograms(loader.stageClock(), Tags.of("loader", "train")).bindTo(registry);
+     * }</pre>
+     */
+    public StageClock stageClock() {
+        return clock;
+    }
+
+    /**
      * Starts recording every stage's spans, thread by thread, into a trace of at most
      * {@code maxEvents} events (about {@value Trace#BYTES_PER_EVENT} bytes each, taken now), until
      * {@link #stopTrace()}; write it with {@link Trace#writeChromeJson(java.nio.file.Path)} and open

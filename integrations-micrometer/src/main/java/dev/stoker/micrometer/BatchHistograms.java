@@ -30,16 +30,14 @@ import java.util.concurrent.TimeUnit;
  * {@code histogram_quantile(0.99, rate(stoker_batch_wait_seconds_bucket[5m]))}.
  *
  * <pre>{@code
- * try (BatchHistograms h = new BatchHistograms(clock, Tags.of("loader", "train"))) {
+ * try (BatchHistograms h = new BatchHistograms(loader.stageClock(), Tags.of("loader", "train"))) {
  *     h.bindTo(registry);
  *     train(loader);
  * }
  * }</pre>
  *
- * <p>NOTE: it listens to a {@link StageClock} ({@link StageClock#listen}); a loader does not
- * hand its clock out yet, so until it does ({@code DataLoader.stageClock()}, a one-line change)
- * this serves a clock reached through {@link dev.stoker.metrics.Stages#current()} from inside a
- * dataset, or a clock of one's own.
+ * <p>It listens to a {@link StageClock} ({@link StageClock#listen}): a loader's
+ * ({@code DataLoader.stageClock()}), or any clock of one's own.
  *
  * <p>Assembly is stitched from two spans the loader records one after the other on the worker's
  * thread: fetch, then collate when there is one (none on the fill path). A batch is observed
