@@ -15,30 +15,27 @@ interface LineDecoder<T> {
 
     /** The string value of top-level field {@code name} of the line's JSON object. */
     static LineDecoder<String> field(String name) {
-        java.util.Objects.requireNonNull(name, "name");
-        return (line, length, file, lineNumber) -> {
-            String v;
-            try {
-                v = JsonField.string(line, length, name);
-            } catch (JsonField.Bad e) {
-                throw new JsonlLineException(file, lineNumber, "not a JSON object: " + e.getMessage());
-            } catch (JsonField.NotAString e) {
-                throw new JsonlLineException(file, lineNumber, e.getMessage());
-            }
-            if (v == null) {
-                throw new JsonlLineException(file, lineNumber, "the object has no field \"" + name + "\"");
-            }
-            return v;
-        };
+        return fieldAs(name, JsonField::string);
     }
 
     /** Top-level field {@code name} of the line's JSON object, an array of int32 integers (token ids). */
     static LineDecoder<int[]> intList(String name) {
+        return fieldAs(name, JsonField::intList);
+    }
+
+    /** How one field's value is read out of a line by {@link JsonField}. */
+    @FunctionalInterface
+    interface FieldReader<T> {
+        T read(byte[] line, int length, String name) throws JsonField.Bad, JsonField.NotAString;
+    }
+
+    /** Field {@code name} read by {@code reader}; a bad line, a wrong type or no such field is named. */
+    private static <T> LineDecoder<T> fieldAs(String name, FieldReader<T> reader) {
         java.util.Objects.requireNonNull(name, "name");
         return (line, length, file, lineNumber) -> {
-            int[] v;
+            T v;
             try {
-                v = JsonField.intList(line, length, name);
+                v = reader.read(line, length, name);
             } catch (JsonField.Bad e) {
                 throw new JsonlLineException(file, lineNumber, "not a JSON object: " + e.getMessage());
             } catch (JsonField.NotAString e) {
