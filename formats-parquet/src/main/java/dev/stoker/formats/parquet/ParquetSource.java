@@ -1,7 +1,6 @@
 package dev.stoker.formats.parquet;
 
 import dev.hardwood.HardwoodContext;
-import dev.hardwood.InputFile;
 import dev.hardwood.metadata.ColumnChunk;
 import dev.hardwood.metadata.RowGroup;
 import dev.hardwood.reader.ColumnReaders;
@@ -27,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The files of a dataset, opened once (Hardwood reads each footer and maps the file), their row
+ * The files of a dataset, opened once (Hardwood reads each footer; the file is read with positional
+ * reads, never through a map that native decompressors would touch: see {@link ReadingInputFile}), their row
  * groups numbered across files with the dataset-wide row each starts at, and the decode of one
  * row group's projected columns. Every size a footer claims is checked before it is used.
  */
@@ -132,7 +132,7 @@ final class ParquetSource implements AutoCloseable {
 
     private ParquetFileReader open(Path p) {
         try {
-            return ParquetFileReader.open(InputFile.of(p), context);
+            return ParquetFileReader.open(new ReadingInputFile(p), context);
         } catch (IOException | RuntimeException e) {
             throw new ParquetFormatException(p + ": not a readable Parquet file: " + e.getMessage(), e);
         }
@@ -244,12 +244,16 @@ final class ParquetSource implements AutoCloseable {
         try {
             return decodeMapped(group);
         } catch (InternalError e) {
-            // the file shrank under a map (Hardwood's, or ours for the page headers): name it, as the
+            // the file shrank under our map of it (the page-header walk): name it, as the
             // other mapped readers do
             throw MapFaults.changed(e, path(group), -1, "row " + groupStarts[group] + " (" + where(group) + ")");
         } catch (RuntimeException e) {
             // the same fault met on one of Hardwood's decode threads arrives wrapped
             for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+                if (t instanceof FileCutShortException cut) {
+                    throw MapFaults.cutShort(cut.file(), cut.openedSize(), cut.currentSize(), "row "
+                            + groupStarts[group] + " (" + where(group) + ")", cut);
+                }
                 if (t instanceof InternalError ie && MapFaults.isMapFault(ie)) {
                     throw MapFaults.changed(ie, path(group), -1, "row " + groupStarts[group] + " (" + where(group)
                             + ")");

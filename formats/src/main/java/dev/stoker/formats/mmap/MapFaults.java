@@ -82,4 +82,21 @@ public final class MapFaults {
                 + what + " faulted past its end. Reopen the dataset; the copy is fetched again once it is removed",
                 null, -1, -1, error);
     }
+
+    /**
+     * As {@link #changed}, for a file that the reader both maps and reads with positional reads
+     * (where the bytes go to native code, which must not meet a fault): a read that ended early
+     * at byte {@code at}, before the {@code openedSize} bytes the file had when it was opened.
+     *
+     * @param cause the short read's own exception
+     */
+    public static MappedFileChangedError cutShort(Path file, long openedSize, long currentSize, String what,
+            Throwable cause) {
+        String how = currentSize < 0 ? "is now gone or unreadable" : "is now " + currentSize + " bytes";
+        return new MappedFileChangedError(file + " changed while it was memory-mapped: it was " + openedSize
+                + " bytes when it was opened and " + how + ": it was truncated (or is being rewritten in place);"
+                + " reading " + what + " found its end early. Reopen the dataset once the file is whole; to replace"
+                + " a file that is being read, write the new one beside it and rename it over the old", file,
+                openedSize, currentSize, cause);
+    }
 }

@@ -25,7 +25,7 @@ public final class MappedFileChangedError extends IOError {
     private final long mappedSize;
     private final long currentSize;
 
-    MappedFileChangedError(String message, Path file, long mappedSize, long currentSize, InternalError fault) {
+    MappedFileChangedError(String message, Path file, long mappedSize, long currentSize, Throwable fault) {
         super(fault);
         this.message = message;
         this.file = file;
