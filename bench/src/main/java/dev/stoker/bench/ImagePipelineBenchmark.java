@@ -18,8 +18,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -55,7 +58,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * java -jar bench/target/benchmarks.jar ImagePipelineBenchmark                       # 50 generated images
  * java -jar bench/target/benchmarks.jar ImagePipelineBenchmark -p images=DATA/jpeg   # real files (up to 200)
  * java -jar bench/target/benchmarks.jar ImagePipelineBenchmark -p decoder=imageio    # the fallback decoder
+ * java -jar bench/target/benchmarks.jar 'ImagePipelineBenchmark.(decode|trainTransform)$' -p source=offheap,mapped
  * </pre>
+ *
+ * <p>{@code source=mapped} reads the JPEGs as slices of one memory-mapped file (a tar shard's
+ * members), which the decode session copies into its own buffer before libjpeg-turbo sees them
+ * (a shard cut short under its map must not fault inside native code): against
+ * {@code source=offheap}, what that copy costs per image.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -71,6 +80,12 @@ public class ImagePipelineBenchmark {
     /** {@code turbo} (libjpeg-turbo, ImageIO as the fallback) or {@code imageio}. */
     @Param("turbo")
     public String decoder;
+
+    /** {@code offheap} (each JPEG in memory of its own) or {@code mapped} (slices of one mapped file). */
+    @Param("offheap")
+    public String source;
+
+    private Path mappedFile;
 
     private Arena arena;
     private List<MemorySegment> jpegs;
@@ -89,10 +104,29 @@ public class ImagePipelineBenchmark {
     public void setUp() throws IOException {
         arena = Arena.ofShared();
         jpegs = new ArrayList<>();
-        for (byte[] b : images.isEmpty() ? generate(50, 1234) : read(Path.of(images), 200)) {
-            MemorySegment m = arena.allocate(b.length);
-            MemorySegment.copy(MemorySegment.ofArray(b), 0, m, 0, b.length);
-            jpegs.add(m);
+        List<byte[]> files = images.isEmpty() ? generate(50, 1234) : read(Path.of(images), 200);
+        if (source.equals("mapped")) {
+            mappedFile = Files.createTempFile("stoker-bench", ".jpegs");
+            long[] offsets = new long[files.size() + 1];
+            try (FileChannel ch = FileChannel.open(mappedFile, StandardOpenOption.WRITE)) {
+                for (int i = 0; i < files.size(); i++) {
+                    ch.write(ByteBuffer.wrap(files.get(i)));
+                    offsets[i + 1] = offsets[i] + files.get(i).length;
+                }
+            }
+            MemorySegment map;
+            try (FileChannel ch = FileChannel.open(mappedFile, StandardOpenOption.READ)) {
+                map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+            }
+            for (int i = 0; i < files.size(); i++) {
+                jpegs.add(map.asSlice(offsets[i], offsets[i + 1] - offsets[i]));
+            }
+        } else {
+            for (byte[] b : files) {
+                MemorySegment m = arena.allocate(b.length);
+                MemorySegment.copy(MemorySegment.ofArray(b), 0, m, 0, b.length);
+                jpegs.add(m);
+            }
         }
         imageDecoder = ImageDecoder.create(DecodeOptions.defaults().withUseTurboJpeg(decoder.equals("turbo")));
         session = imageDecoder.session();
@@ -109,13 +143,16 @@ public class ImagePipelineBenchmark {
     }
 
     @TearDown
-    public void tearDown() {
+    public void tearDown() throws IOException {
         session.close();
         for (ImagePipeline p : List.of(resize, resizeDct, train, trainNoDct, trainWhole)) {
             p.close();
         }
         imageDecoder.close();
         arena.close();
+        if (mappedFile != null) {
+            Files.deleteIfExists(mappedFile);
+        }
     }
 
     private MemorySegment nextJpeg() {

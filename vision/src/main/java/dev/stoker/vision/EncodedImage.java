@@ -5,8 +5,10 @@ import java.util.Objects;
 
 /**
  * One still-encoded image with its label, as a source dataset gives it to {@link JpegDataset}:
- * the file's bytes (on the heap, or off-heap such as a slice of a memory-mapped tar shard, which
- * is then decoded in place), the class, and a key that names it in errors.
+ * the file's bytes (on the heap, or off-heap such as a slice of a memory-mapped tar shard: the
+ * decoder copies a mapped slice into its own buffer first, so that a shard cut short under its map
+ * is a named error rather than a fault inside the native decoder), the class, and a key that names
+ * it in errors.
  *
  * <pre>{@code
  * EncodedImage e = EncodedImage.of(Files.readAllBytes(path), 3, path.toString());

@@ -1,5 +1,7 @@
 package dev.stoker.vision.decode;
 
+import dev.stoker.memory.MappedDataChangedError;
+import dev.stoker.memory.MappedReads;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -71,14 +73,22 @@ public final class DecodeSession implements AutoCloseable {
 
     /**
      * Reads the header of the image in {@code bytes} (heap or off-heap; not copied when
-     * off-heap, so a memory-mapped file is decoded in place).
+     * off-heap, except from a memory-mapped file: those bytes are copied into the session's
+     * buffer first, so that a file cut short under its map gives a {@link MappedDataChangedError}
+     * here rather than a fault inside the native decoder, which would kill the JVM).
      *
      * @param source the file path or sample key, for error messages
      * @throws ImageDecodeException when the data is empty, not an image either decoder reads,
      *     or larger than the pixel limit
+     * @throws MappedDataChangedError when {@code bytes} lie in a memory-mapped file that was cut
+     *     short under its map
      */
     public ImageHeader open(MemorySegment bytes, String source) {
         checkBorrowed();
+        if (bytes.isMapped()) {
+            // Native decoders never read a map: a file cut short under it would kill the JVM there.
+            bytes = copyMapped(bytes, source);
+        }
         this.data = bytes;
         this.source = source;
         this.nativeData = null;
@@ -251,6 +261,32 @@ public final class DecodeSession implements AutoCloseable {
 
     private String failures(String imageIo) {
         return (turboFailure == null ? "" : "libjpeg-turbo: " + turboFailure + "; ") + "ImageIO: " + imageIo;
+    }
+
+    /**
+     * The bytes of a memory-mapped file, copied into the session's buffer in Java, where a read
+     * past the end of a file cut short under its map is an {@link InternalError} that this names,
+     * instead of a {@code SIGBUS} inside libjpeg-turbo or libwebp that kills the JVM.
+     */
+    private MemorySegment copyMapped(MemorySegment bytes, String source) {
+        if (bytes.byteSize() > MAX_ARRAY_BYTES) {
+            throw new ImageDecodeException(source, "too large to read: " + bytes.byteSize()
+                    + " bytes of a mapped file, more than an image may hold (" + MAX_ARRAY_BYTES + ")");
+        }
+        try {
+            MemorySegment copy = copyOffHeap(bytes);
+            MappedReads.deliverPendingFault(); // a fault that compiled code deferred surfaces here
+            return copy;
+        } catch (InternalError e) {
+            if (!MappedReads.isFault(e)) {
+                throw e;
+            }
+            throw new MappedDataChangedError(source + ": the memory-mapped file that holds this image ("
+                    + bytes.byteSize() + " bytes) changed while it was mapped: it was cut short (truncated, or is"
+                    + " being rewritten in place), and reading the image faulted past its new end. Reopen the dataset"
+                    + " once the file is whole; to replace a file that is being read, write the new one beside it and"
+                    + " rename it over the old", e);
+        }
     }
 
     private MemorySegment copyOffHeap(MemorySegment bytes) {
