@@ -209,6 +209,7 @@ public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, 
             for (int f = 0; f < columns.size(); f++) {
                 columns.get(f).readRow(index, slot.tensor(f));
             }
+            MapFaults.deliverPending();
         } catch (InternalError e) { // the file was cut short under its map: name it (free until it happens)
             throw MapFaults.changed(e, file, fileSize, "row " + index);
         }
@@ -226,6 +227,7 @@ public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, 
             Tensor t = new Tensor(MemorySegment.ofArray(words), c.field().dtype(), c.field().shape());
             try {
                 c.readRow(index, t);
+                MapFaults.deliverPending();
             } catch (InternalError e) {
                 throw MapFaults.changed(e, file, fileSize, "row " + index);
             }

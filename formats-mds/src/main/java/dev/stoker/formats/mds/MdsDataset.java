@@ -1,6 +1,7 @@
 package dev.stoker.formats.mds;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.formats.mmap.SharedArena;
 import dev.stoker.formats.remote.RemoteFile;
@@ -236,7 +237,9 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
         int s = shardOf(index);
         MdsShard shard = shard(s);
         try {
-            return new MdsSample(shard, index, index - firstSample[s], positions);
+            MdsSample sample = new MdsSample(shard, index, index - firstSample[s], positions);
+            MapFaults.deliverPending();
+            return sample;
         } catch (InternalError e) { // the shard was cut short under its map: name it (free until it happens)
             throw shard.file().changed(e, "sample " + index);
         }

@@ -3,6 +3,7 @@ package dev.stoker.formats.mds;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
@@ -80,6 +81,7 @@ public final class MdsTensorDataset implements FillableDataset<Map<String, Tenso
             for (int f = 0; f < columns.length; f++) {
                 copyColumn(index, f, slot.tensor(f).segment());
             }
+            MapFaults.deliverPending();
         } catch (InternalError e) { // the shard was cut short under its map: name it
             throw mds.changed(e, index);
         }
@@ -97,6 +99,7 @@ public final class MdsTensorDataset implements FillableDataset<Map<String, Tenso
             Tensor t = new Tensor(MemorySegment.ofArray(words), field.dtype(), field.shape());
             try {
                 copyColumn(index, f, t.segment());
+                MapFaults.deliverPending();
             } catch (InternalError e) {
                 throw mds.changed(e, index);
             }

@@ -3,6 +3,7 @@ package dev.stoker.formats.mds;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.formats.tokens.TokenWindow;
 import dev.stoker.formats.tokens.Widening;
 import dev.stoker.tensor.DType;
@@ -77,6 +78,7 @@ public final class MdsTokenWindows implements FillableDataset<TokenWindow> {
             } else {
                 Widening.u32ToLongs(tokens, 0, values, seqLen + 1);
             }
+            MapFaults.deliverPending();
         } catch (InternalError e) { // the shard was cut short under its map: name it
             throw mds.changed(e, index);
         }
@@ -94,6 +96,7 @@ public final class MdsTokenWindows implements FillableDataset<TokenWindow> {
                 Widening.u32ToI64(tokens, 0, slot.tensor(0).segment(), 0, seqLen);
                 Widening.u32ToI64(tokens, 4, slot.tensor(1).segment(), 0, seqLen);
             }
+            MapFaults.deliverPending();
         } catch (InternalError e) {
             throw mds.changed(e, index);
         }
@@ -101,6 +104,7 @@ public final class MdsTokenWindows implements FillableDataset<TokenWindow> {
 
     private MemorySegment tokens(long index) {
         try {
+            // a fault deferred here surfaces at the deliverPending of the caller's read, named alike
             return mds.columnBytes(index, column, (long) (seqLen + 1) * number.byteSize());
         } catch (InternalError e) { // its offsets are read from the map
             throw mds.changed(e, index);

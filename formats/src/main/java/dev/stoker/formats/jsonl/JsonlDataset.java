@@ -1,6 +1,7 @@
 package dev.stoker.formats.jsonl;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.formats.mmap.MappedFile;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -153,6 +154,7 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
             }
             byte[] line = new byte[(int) (end - start)];
             MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, start, line, 0, line.length);
+            MapFaults.deliverPending();
             int n = LineDecoder.stripCr(line, line.length);
             return n == line.length ? line : java.util.Arrays.copyOf(line, n);
         } catch (InternalError e) {

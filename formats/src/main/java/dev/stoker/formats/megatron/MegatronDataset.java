@@ -1,6 +1,7 @@
 package dev.stoker.formats.megatron;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.formats.mmap.MappedFileChangedError;
 import dev.stoker.formats.mmap.SharedArena;
@@ -134,6 +135,7 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
         try {
             long[] tokens = new long[this.index.length(index)];
             TokenCopy.toLongs(this.index.dtype(), binFile.segment(), this.index.pointer(index), tokens, tokens.length);
+            MapFaults.deliverPending();
             return tokens;
         } catch (InternalError e) {
             throw changed(e, "sample " + index);
@@ -156,6 +158,7 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
             MegatronDType type = index.dtype();
             TokenCopy.toSegment(type, binFile.segment(), index.pointer(sequence) + (long) from * type.bytes(), dst, dstOffset,
                     count);
+            MapFaults.deliverPending();
         } catch (InternalError e) {
             throw changed(e, "sample " + sequence);
         }

@@ -1,5 +1,6 @@
 package dev.stoker.formats.mmap;
 
+import dev.stoker.memory.MappedReads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
  * <pre>{@code
  * try {
  *     ... read sample i from the map ...
+ *     MapFaults.deliverPending(); // a fault that compiled code deferred surfaces here, inside the try
  * } catch (InternalError e) {
  *     throw MapFaults.changed(e, path, mappedSize, "sample " + i);
  * }
@@ -31,8 +33,16 @@ public final class MapFaults {
      * access operation in compiled Java code" when it surfaces after the access).
      */
     public static boolean isMapFault(Throwable error) {
-        return error instanceof InternalError && error.getMessage() != null
-                && error.getMessage().contains("unsafe memory access");
+        return MappedReads.isFault(error);
+    }
+
+    /**
+     * Throws here a map fault that compiled code met earlier on this thread and has not reported
+     * yet: call it last inside the {@code try} around a map read, so that its {@code catch} sees
+     * the fault (see {@link MappedReads#deliverPendingFault()}).
+     */
+    public static void deliverPending() {
+        MappedReads.deliverPendingFault();
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.stoker.formats.mmap;
 
-import java.io.IOError;
+import dev.stoker.memory.MappedDataChangedError;
 import java.nio.file.Path;
 
 /**
@@ -11,31 +11,25 @@ import java.nio.file.Path;
  * The JVM is unharmed, but the map cannot be read again where the file was cut: reopen the
  * dataset once the file is whole.
  *
- * <p>An {@link IOError}, as the fault it reports was an {@code Error}: a serious I/O failure of
- * the data under the reader, not one bad sample, so a loader that skips bad samples does not skip
- * the rest of the file one sample at a time; it fails at the batch that met it.
+ * <p>A {@link MappedDataChangedError} (an {@link java.io.IOError}), as the fault it reports was an
+ * {@code Error}: a serious I/O failure of the data under the reader, not one bad sample, so a
+ * loader that skips bad samples does not skip the rest of the file one sample at a time; it fails
+ * at the batch that met it.
  *
  * <p>Stoker maps files read-only and expects them to stay as they are while it reads. To replace
  * a file that readers may have mapped, write the new one beside it and rename it over the old:
  * open maps keep the old contents, and the next open sees the new file.
  */
-public final class MappedFileChangedError extends IOError {
-    private final String message;
+public final class MappedFileChangedError extends MappedDataChangedError {
     private final transient Path file;
     private final long mappedSize;
     private final long currentSize;
 
     MappedFileChangedError(String message, Path file, long mappedSize, long currentSize, Throwable fault) {
-        super(fault);
-        this.message = message;
+        super(message, fault);
         this.file = file;
         this.mappedSize = mappedSize;
         this.currentSize = currentSize;
-    }
-
-    @Override
-    public String getMessage() {
-        return message;
     }
 
     /** The file that changed, or null where the reader knows only its location (a remote shard's cached copy). */

@@ -4,6 +4,7 @@ import dev.stoker.data.BatchSlots;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
@@ -65,8 +66,9 @@ public final class NpyDataset implements FillableDataset<Tensor> {
         checkIndex(index);
         try {
             MemorySegment.copy(array.segment(), index * rowBytes, slot.tensor(0).segment(), 0, rowBytes);
+            MapFaults.deliverPending();
         } catch (InternalError e) { // the file was cut short under its map: name it (free until it happens)
-            throw changed(e, index);
+            throw changed(e, "row " + index);
         }
     }
 
@@ -82,16 +84,18 @@ public final class NpyDataset implements FillableDataset<Tensor> {
             for (; j < indices.length; j++) {
                 MemorySegment.copy(array.segment(), indices[j] * rowBytes, batch, j * rowBytes, rowBytes);
             }
+            MapFaults.deliverPending(); // once per batch: a fault compiled code deferred names the batch's rows
         } catch (InternalError e) {
-            throw changed(e, indices[j]);
+            throw j < indices.length ? changed(e, "row " + indices[j]) : changed(e, "one of the rows "
+                    + java.util.Arrays.toString(indices));
         }
     }
 
-    private Error changed(InternalError e, long index) {
+    private Error changed(InternalError e, String what) {
         if (mapped == null) {
             throw e; // the array was copied at open: no map under it to have changed
         }
-        return mapped.changed(e, "row " + index);
+        return mapped.changed(e, what);
     }
 
     private void checkIndex(long index) {

@@ -1,5 +1,6 @@
 package dev.stoker.formats.npy;
 
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.formats.mmap.SharedArena;
 import dev.stoker.tensor.Tensor;
@@ -62,6 +63,7 @@ public final class NpyFile implements AutoCloseable {
                 MemorySegment copy = arena.allocate(Math.max(1, h.dataBytes()), 64).asSlice(0, h.dataBytes());
                 try {
                     h.copyData(file.segment(), copy);
+                    MapFaults.deliverPending();
                 } catch (InternalError e) { // cut short while it was being opened
                     throw file.changed(e, "the array's data");
                 }

@@ -125,7 +125,9 @@ public final class IndexedTarDataset implements Dataset<TarSample>, AutoCloseabl
         }
         int s = shardOf(index);
         try {
-            return indices[s].sample((int) (index - offsets.start(s)), maps[s], names[s]);
+            TarSample sample = indices[s].sample((int) (index - offsets.start(s)), maps[s], names[s]);
+            MapFaults.deliverPending();
+            return sample;
         } catch (InternalError e) { // the shard was cut short under its map (read: the members' headers)
             throw MapFaults.changed(e, ShardSources.localPath(names[s]), maps[s].byteSize(), "sample " + index);
         }

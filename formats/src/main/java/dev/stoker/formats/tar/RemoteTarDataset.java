@@ -102,7 +102,9 @@ public final class RemoteTarDataset implements Dataset<TarSample>, AutoCloseable
         int s = shardOf(index);
         MemorySegment shard = shard(s);
         try {
-            return indices[s].sample((int) (index - offsets.start(s)), shard, shards[s]);
+            TarSample sample = indices[s].sample((int) (index - offsets.start(s)), shard, shards[s]);
+            MapFaults.deliverPending();
+            return sample;
         } catch (TarException e) {
             // The copy has the sidecar's length but not its members: damaged on disk since it was kept.
             synchronized (mapped) {

@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.mmap.MapFaults;
 import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -101,6 +102,7 @@ public final class TarReader implements Iterator<TarMember>, AutoCloseable {
         if (next == null && !ended) {
             try {
                 next = readNext();
+                MapFaults.deliverPending();
             } catch (TarException e) {
                 ended = true; // the position is unknown after a failure: nothing more is read
                 throw onFailure.apply(e);

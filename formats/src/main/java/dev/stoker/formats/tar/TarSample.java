@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.formats.mmap.MapFaults;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -63,7 +64,9 @@ public record TarSample(String key, String url, Map<String, MemorySegment> field
     public byte[] bytes(String extension) {
         MemorySegment s = segment(extension);
         try {
-            return s.toArray(ValueLayout.JAVA_BYTE);
+            byte[] copy = s.toArray(ValueLayout.JAVA_BYTE);
+            MapFaults.deliverPending();
+            return copy;
         } catch (InternalError e) { // the shard was cut short under its map: name it
             throw MappedMembers.changed(e, url, "member ." + extension + " of sample \"" + key + "\"");
         }

@@ -8,6 +8,7 @@ import dev.stoker.data.SampleStream;
 import dev.stoker.data.SampleStreams;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.Stages;
 import dev.stoker.tensor.DType;
@@ -124,6 +125,7 @@ public final class TarTensorStream implements FillableStreamingDataset<TarSample
                 }
                 try {
                     f.write(sample, member, slot.tensor(i));
+                    MapFaults.deliverPending();
                 } catch (InternalError e) { // the shard was cut short under its map: name it
                     throw MappedMembers.changed(e, sample.url(), "member ." + f.extension() + " of sample \""
                             + sample.key() + "\"");

@@ -4,6 +4,7 @@ import dev.stoker.data.BatchSlots;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import java.lang.foreign.MemorySegment;
@@ -109,6 +110,7 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
         long[] values = new long[seqLen + 1];
         try {
             tokens.widen(o, values);
+            MapFaults.deliverPending();
         } catch (InternalError e) { // the file was truncated under its map: name it (free until it happens)
             throw tokens.changed(e, "window " + index + " (tokens from " + o + ")");
         }
@@ -126,6 +128,7 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
         try {
             tokens.widen(o, slot.tensor(0).segment(), 0, seqLen);
             tokens.widen(o + 1, slot.tensor(1).segment(), 0, seqLen);
+            MapFaults.deliverPending();
         } catch (InternalError e) {
             throw tokens.changed(e, "window " + index + " (tokens from " + o + ")");
         }
@@ -147,8 +150,11 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
                 tokens.widen(o, input, j * rowBytes, seqLen);
                 tokens.widen(o + 1, target, j * rowBytes, seqLen);
             }
+            MapFaults.deliverPending(); // once per batch: a fault compiled code deferred names the batch's windows
         } catch (InternalError e) {
-            throw tokens.changed(e, "window " + indices[j] + " (tokens from " + offsets[(int) indices[j]] + ")");
+            throw tokens.changed(e, j < indices.length
+                    ? "window " + indices[j] + " (tokens from " + offsets[(int) indices[j]] + ")"
+                    : "one of the windows " + java.util.Arrays.toString(indices));
         }
     }
 
