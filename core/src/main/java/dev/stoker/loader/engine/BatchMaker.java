@@ -10,6 +10,8 @@ import dev.stoker.loader.Batch;
 import dev.stoker.loader.LoaderException;
 import dev.stoker.loader.SamplePolicy;
 import dev.stoker.memory.BufferPool;
+import dev.stoker.memory.MappedDataChangedError;
+import dev.stoker.memory.MappedReads;
 import dev.stoker.memory.PooledBuffer;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
@@ -84,6 +86,7 @@ public final class BatchMaker {
         try {
             long start = System.nanoTime();
             Object data = collate.collate(samples, memory);
+            MappedReads.deliverPendingFault(); // see failure
             long end = System.nanoTime();
             Batch batch = new Batch(epoch, k, indices, data, memory.buffers());
             noteBytes(memory.buffers());
@@ -128,6 +131,7 @@ public final class BatchMaker {
                 tensors[f] = memory.allocate(field.dtype(), field.shape().prepend(n));
             }
             Rows rows = writer.write(new BatchSlots(layout, Arrays.asList(tensors)));
+            MappedReads.deliverPendingFault(); // see failure: a map fault compiled code deferred is this batch's
             if (rows.count() == 0) {
                 return null; // every sample was skipped; the finally gives the memory back
             }
@@ -147,6 +151,11 @@ public final class BatchMaker {
                 throw e;
             }
             throw failure("allocating", epoch, k, indices, -1, e);
+        } catch (Error e) {
+            if (MappedReads.isFault(e)) { // met by a read of this batch, reported late: see failure
+                throw failure("filling", epoch, k, indices, -1, e);
+            }
+            throw e;
         } finally {
             if (!done) {
                 memory.release();
@@ -195,6 +204,25 @@ public final class BatchMaker {
     /** Counts a failed batch and describes it; see {@link LoaderException}. */
     LoaderException failure(String what, long epoch, long k, long[] indices, long failedIndex, Throwable cause) {
         stats.failed();
-        return new LoaderException(datasetName, what, epoch, k, indices, failedIndex, cause);
+        return new LoaderException(datasetName, what, epoch, k, indices, failedIndex, named(cause));
+    }
+
+    /**
+     * {@code cause}, or, when it is the JVM's nameless report of a fault on a memory-mapped file
+     * that was cut short (an {@code InternalError} that no reader's catch named: one that read the
+     * map without a catch, or whose fault compiled code reported after the catch had ended), a
+     * {@link MappedDataChangedError} that says what happened. The batch that met it is named by
+     * the {@link LoaderException} around it: each batch ends with
+     * {@link MappedReads#deliverPendingFault()}, so a deferred fault is not reported at a later batch.
+     */
+    private Throwable named(Throwable cause) {
+        if (!MappedReads.isFault(cause)) {
+            return cause;
+        }
+        return new MappedDataChangedError("a file that dataset '" + datasetName + "' reads through a memory map"
+                + " changed while it was mapped: it was cut short (truncated, or is being rewritten in place), and a"
+                + " read past its new end faulted (" + cause.getMessage() + "; the reader did not say which file)."
+                + " Reopen the dataset once its files are whole; to replace a file that is being read, write the new"
+                + " one beside it and rename it over the old", cause);
     }
 }
