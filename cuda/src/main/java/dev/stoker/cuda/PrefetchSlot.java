@@ -2,6 +2,7 @@ package dev.stoker.cuda;
 
 import dev.stoker.loader.Batch;
 import dev.stoker.tensor.Tensor;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,30 +42,54 @@ final class PrefetchSlot implements AutoCloseable {
     Object issueCopy(Batch batch) {
         stream.waitFor(released);
         int[] next = {0};
-        Object mirrored = mirror(batch.data(), next);
+        Object mirrored = mirror(batch, batch.data(), next);
         copied.record(stream);
         host = batch;
         return mirrored;
     }
 
-    private Object mirror(Object value, int[] next) {
+    private Object mirror(Batch batch, Object value, int[] next) {
         if (value instanceof Tensor t) {
+            long host = hostAddress(batch, t);
             DeviceBuffer buf = bufferFor(next[0]++, t.byteSize());
-            cuda.memcpyAsync(buf.pointer(), t.segment().address(), t.byteSize(),
+            cuda.memcpyAsync(buf.pointer(), host, t.byteSize(),
                     CudaRuntime.MEMCPY_HOST_TO_DEVICE, stream.handle());
             return new DeviceTensor(buf.pointer(), t.dtype(), t.shape(), device);
         }
         if (value instanceof List<?> list) {
             List<Object> out = new ArrayList<>(list.size());
-            for (Object o : list) out.add(mirror(o, next));
+            for (Object o : list) out.add(mirror(batch, o, next));
             return out;
         }
         if (value instanceof Map<?, ?> map) {
             Map<Object, Object> out = new LinkedHashMap<>();
-            for (Map.Entry<?, ?> e : map.entrySet()) out.put(e.getKey(), mirror(e.getValue(), next));
+            for (Map.Entry<?, ?> e : map.entrySet()) out.put(e.getKey(), mirror(batch, e.getValue(), next));
             return out;
         }
         return value;
+    }
+
+    /**
+     * The address the GPU copies {@code t} from: off-heap memory that is not a memory map. The
+     * CUDA driver reads the host memory in native code, where a mapped file cut short under its
+     * map is a {@code SIGBUS} that kills the JVM (not the {@code InternalError} a Java read
+     * gets), and a heap segment has no stable address at all; a batch collated into the loader's
+     * pool (the default collate, or any collate that allocates from the {@code BatchAssembly})
+     * is neither.
+     *
+     * @throws IllegalArgumentException naming the batch, when {@code t} lies in a map or on the heap
+     */
+    static long hostAddress(Batch batch, Tensor t) {
+        MemorySegment s = t.segment();
+        if (s.isNative() && !s.isMapped()) {
+            return s.address();
+        }
+        String where = s.isMapped() ? "in a memory-mapped file (a view of the dataset's map, not a copy)"
+                : "on the Java heap";
+        throw new IllegalArgumentException("batch " + batch.index() + " of epoch " + batch.epoch() + ": its tensor of "
+                + t.dtype() + ", shape " + t.shape() + ", lies " + where + ", which the GPU copy cannot read"
+                + " safely: collate the batch into the loader's pool (the default collate does; a collate of your own"
+                + " allocates its tensors from the BatchAssembly it is given)");
     }
 
     /** The slot's n-th device buffer, grown (never per batch) when a tensor outgrows it. */
