@@ -67,6 +67,13 @@ public final class NdArrays {
             throw new IllegalArgumentException(what + " lives on the Java heap; DJL shares only off-heap memory."
                     + " Copy it into a tensor from Tensor.allocate(arena, ...) first");
         }
+        if (segment.isMapped()) {
+            // torch reads a view in native code, where a file cut short under its map is a SIGBUS that
+            // kills the JVM (a Java read gets a catchable InternalError)
+            throw new IllegalArgumentException(what + " lies in a memory-mapped file; PyTorch would read the map"
+                    + " in native code, where a file cut short under it kills the JVM. Copy it into a tensor from"
+                    + " Tensor.allocate(arena, ...) first (a loader's batches are copies already)");
+        }
         if (segment.isReadOnly()) {
             // torch may write into its inputs (in-place ops); a write to a read-only mapping kills the JVM
             throw new IllegalArgumentException(what + " is read-only (a memory-mapped file?); DJL could write"

@@ -143,6 +143,22 @@ class NdArraysTest {
     }
 
     @Test
+    void refusesAMemoryMappedFileEvenWritable() throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("ndarrays", ".bin");
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(16));
+            Tensor mapped = new Tensor(ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, 16, arena),
+                    DType.F32, Shape.of(4));
+            assertThatThrownBy(() -> NdArrays.wrap(manager, mapped, "field 'x'"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("field 'x' lies in a memory-mapped file");
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
     void refusesAManagerOffTheCpu() {
         // made without touching a GPU: the check comes before any native call
         try (NDManager gpu = manager.newSubManager(Device.gpu())) {
