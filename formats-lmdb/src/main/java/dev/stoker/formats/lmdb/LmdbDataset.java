@@ -20,6 +20,11 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>A key that is missing gives an {@link LmdbException} naming the path, the index and the key.
+ *
+ * <p>NOTE: the data file must not be truncated or rewritten in place while the dataset is open:
+ * liblmdb reads its memory map in native code, where a page cut away under the map kills the JVM
+ * ({@code SIGBUS}) instead of failing the read (see the package documentation). Replace a
+ * database by renaming a new one over it, then reopen.
  */
 public final class LmdbDataset implements Dataset<LmdbSample>, AutoCloseable {
     private final LmdbEnvironment env;

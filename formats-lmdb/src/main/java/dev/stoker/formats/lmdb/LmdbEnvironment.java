@@ -59,6 +59,12 @@ import org.lmdbjava.Txn;
  * <p>The environment must not be written while it is open here (no lock means no reader table to
  * protect a writer's freed pages), the same condition as Python's {@code lock=False}; nor between
  * the check and the open, as the check vouches for the file as it was.
+ *
+ * <p>NOTE: liblmdb maps the data file and reads the map in native code: a file truncated (or
+ * rewritten in place) while an environment is open kills the JVM at the next read of a page past
+ * its new end ({@code SIGBUS} in native code cannot be caught, unlike a Java read of a map). The
+ * size check at open covers a file that is already short; replace a database by renaming a new
+ * one over it, then reopen.
  */
 public final class LmdbEnvironment implements AutoCloseable {
     private static final String DATA_FILE = "data.mdb";
