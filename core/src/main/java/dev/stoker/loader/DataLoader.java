@@ -221,9 +221,15 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
      * the rank, the world size and the batch size must be those of the state (checked), and the
      * dataset must deal out its data the same way.
      *
+     * <p>A map-style state names the rank and world size of the batch sampler that took it
+     * ({@link dev.stoker.sampler.DistributedSampler}'s, say): it restores only on the same rank
+     * of the same world size, where its batches are the same samples, unless the sampler is
+     * {@linkplain dev.stoker.sampler.BatchSampler#elastic() elastic}. A state saved before Stoker
+     * recorded them restores unchecked.
+     *
      * @throws IllegalArgumentException when the state is from another dataset or other settings
-     *     (size, seed, batches per epoch; for a streaming dataset workers, rank, world size and
-     *     batch size), or is no state this loader can go on from (a state is untrusted: its parts
+     *     (size, seed, batches per epoch, rank and world size; for a streaming dataset workers,
+     *     rank, world size and batch size), or is no state this loader can go on from (a state is untrusted: its parts
      *     are checked when it is made or read, and a resharded cursor by the dataset, so that a
      *     forged or damaged one is refused here rather than fail mid-epoch)
      */

@@ -34,9 +34,17 @@ import java.util.Objects;
  * @param batchesPerEpoch the loader's batches per epoch, checked on restore (it covers batch size,
  *                        drop last, sampler and world size); -1 for a streaming dataset
  * @param streams         where each stream stands, for a streaming dataset; null for a map-style one
+ * @param rank            a map-style loader's rank, of {@code worldSize}, from its batch sampler
+ *                        ({@link dev.stoker.sampler.BatchSampler#rank()}), checked on restore; 0
+ *                        when {@code worldSize} is 0
+ * @param worldSize       the number of ranks its batch sampler splits the dataset across, checked on
+ *                        restore; 0 where it was not recorded: a streaming state (its
+ *                        {@link StreamState} holds rank and world size) or a map-style state saved
+ *                        before Stoker recorded them (read from JSON without the field), which
+ *                        restores unchecked as before
  */
 public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
-                          long batchesPerEpoch, StreamState streams) {
+                          long batchesPerEpoch, StreamState streams, int rank, int worldSize) {
     /**
      * The largest epoch, count or position a state may hold: 2^53. No run comes near it, every JSON
      * reader keeps such a number exactly, and the loader's arithmetic on it cannot overflow.
@@ -67,6 +75,12 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
             throw new IllegalArgumentException("a loader state at batch " + nextBatch + " of epoch " + epoch
                     + " with " + batchesPerEpoch + " batches per epoch of " + datasetSize + " samples is not a position");
         }
+        if (streams != null ? rank != 0 || worldSize != 0
+                : worldSize < 0 || (worldSize == 0 ? rank != 0 : rank < 0 || rank >= worldSize)) {
+            throw new IllegalArgumentException("a loader state's rank " + rank + " of a world of " + worldSize
+                    + " is no rank: " + (streams != null ? "a streaming state keeps them in its streams (0 and 0 here)"
+                    : "0 <= rank < worldSize, or 0 and 0 for a state that did not record them"));
+        }
         deliveredAhead = deliveredAhead.clone();
         for (int i = 0; i < deliveredAhead.length; i++) {
             if (deliveredAhead[i] <= nextBatch || deliveredAhead[i] >= batchesPerEpoch
@@ -77,10 +91,26 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
         }
     }
 
-    /** A map-style loader's state. */
+    /**
+     * A state without a map-style loader's rank and world size (0 and 0): a streaming loader's, or
+     * a map-style loader's from before Stoker recorded them, restored without their check.
+     */
+    public LoaderState(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
+                       long batchesPerEpoch, StreamState streams) {
+        this(epoch, nextBatch, deliveredAhead, seed, datasetSize, batchesPerEpoch, streams, 0, 0);
+    }
+
+    /** A map-style loader's state, without rank and world size (see {@link #LoaderState(long, long, long[], long, long, long, StreamState)}). */
     public LoaderState(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
                        long batchesPerEpoch) {
         this(epoch, nextBatch, deliveredAhead, seed, datasetSize, batchesPerEpoch, null);
+    }
+
+    /** A map-style loader's state, taken by {@code rank} of {@code worldSize}. */
+    public static LoaderState ofMap(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
+                                    long batchesPerEpoch, int rank, int worldSize) {
+        return new LoaderState(epoch, nextBatch, deliveredAhead, seed, datasetSize, batchesPerEpoch, null, rank,
+                worldSize);
     }
 
     /** A streaming loader's state. */
@@ -173,7 +203,8 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
     public boolean equals(Object o) {
         return o instanceof LoaderState s && epoch == s.epoch && nextBatch == s.nextBatch && seed == s.seed
                 && datasetSize == s.datasetSize && batchesPerEpoch == s.batchesPerEpoch
-                && Arrays.equals(deliveredAhead, s.deliveredAhead) && Objects.equals(streams, s.streams);
+                && Arrays.equals(deliveredAhead, s.deliveredAhead) && Objects.equals(streams, s.streams)
+                && rank == s.rank && worldSize == s.worldSize;
     }
 
     @Override
@@ -189,6 +220,7 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
         }
         return "LoaderState(epoch " + epoch + ", next batch " + nextBatch
                 + (deliveredAhead.length == 0 ? "" : ", delivered ahead " + Arrays.toString(deliveredAhead))
-                + " of " + batchesPerEpoch + ", seed " + seed + ", " + datasetSize + " samples)";
+                + " of " + batchesPerEpoch + ", seed " + seed + ", " + datasetSize + " samples"
+                + (worldSize == 0 ? "" : ", rank " + rank + " of " + worldSize) + ")";
     }
 }

@@ -22,6 +22,30 @@ public interface BatchSampler {
     Iterator<long[]> iterator(long epoch);
 
     /**
+     * The rank whose batches this sampler yields, of {@link #worldSize()}: 0 unless it splits the
+     * dataset across ranks. A loader records rank and world size in its state and refuses to
+     * restore a state on another rank or world size (where batch {@code g} would be other
+     * samples), unless the sampler is {@link #elastic()}.
+     */
+    default int rank() {
+        return 0;
+    }
+
+    /** The number of ranks the dataset is split across: 1 unless this sampler splits it (see {@link #rank()}). */
+    default int worldSize() {
+        return 1;
+    }
+
+    /**
+     * Whether batch {@code g} of an epoch stands for the same global batch whatever the rank and
+     * the world size, so that a loader state taken on one rank restores on any rank of any world
+     * size ({@link ElasticBatchSampler}); false by default.
+     */
+    default boolean elastic() {
+        return false;
+    }
+
+    /**
      * Groups {@code sampler}'s indices into batches of {@code batchSize}, keeping a shorter last
      * batch unless {@code dropLast}.
      *

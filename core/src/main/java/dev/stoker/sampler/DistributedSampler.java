@@ -80,8 +80,15 @@ public final class DistributedSampler implements Sampler {
         return numReplicas;
     }
 
+    @Override
     public int rank() {
         return rank;
+    }
+
+    /** {@link #numReplicas()}: the number of ranks the dataset is split across. */
+    @Override
+    public int worldSize() {
+        return numReplicas;
     }
 
     public boolean shuffle() {

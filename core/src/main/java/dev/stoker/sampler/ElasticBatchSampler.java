@@ -89,6 +89,22 @@ public final class ElasticBatchSampler implements BatchSampler {
     }
 
     @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int worldSize() {
+        return worldSize;
+    }
+
+    /** True: a state taken at global batch {@code g} restores on any rank of any world size (see the class comment). */
+    @Override
+    public boolean elastic() {
+        return true;
+    }
+
+    @Override
     public long size() {
         return dropLast ? datasetSize / globalBatchSize : Math.ceilDiv(datasetSize, (long) globalBatchSize);
     }

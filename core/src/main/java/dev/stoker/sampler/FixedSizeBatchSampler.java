@@ -43,6 +43,18 @@ public final class FixedSizeBatchSampler implements BatchSampler {
         return sampler;
     }
 
+    /** The sampler's rank ({@link Sampler#rank()}). */
+    @Override
+    public int rank() {
+        return sampler.rank();
+    }
+
+    /** The sampler's world size ({@link Sampler#worldSize()}). */
+    @Override
+    public int worldSize() {
+        return sampler.worldSize();
+    }
+
     public int batchSize() {
         return batchSize;
     }

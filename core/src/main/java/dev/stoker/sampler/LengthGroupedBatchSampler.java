@@ -77,6 +77,16 @@ public final class LengthGroupedBatchSampler implements BatchSampler {
 
     /** Batches per epoch on this rank, the same on every rank. */
     @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int worldSize() {
+        return worldSize;
+    }
+
+    @Override
     public long size() {
         return deal.perRank();
     }

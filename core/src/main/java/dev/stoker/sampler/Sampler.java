@@ -25,4 +25,18 @@ public interface Sampler {
      * call returns a fresh iterator; an iterator is for one thread.
      */
     PrimitiveIterator.OfLong iterator(long epoch);
+
+    /**
+     * The rank whose share of the dataset this sampler yields, of {@link #worldSize()}: 0 unless
+     * it splits the dataset across ranks ({@link DistributedSampler}). A loader records it in its
+     * state, so that a state is not restored on another rank's share.
+     */
+    default int rank() {
+        return 0;
+    }
+
+    /** The number of ranks the dataset is split across: 1 unless this sampler splits it (see {@link #rank()}). */
+    default int worldSize() {
+        return 1;
+    }
 }

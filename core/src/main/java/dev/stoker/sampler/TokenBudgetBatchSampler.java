@@ -141,6 +141,16 @@ public final class TokenBudgetBatchSampler implements BatchSampler {
 
     /** Batches per epoch on this rank, the same on every rank and every epoch. */
     @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int worldSize() {
+        return worldSize;
+    }
+
+    @Override
     public long size() {
         return deal.perRank();
     }

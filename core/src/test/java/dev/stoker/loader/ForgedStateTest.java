@@ -137,7 +137,9 @@ class ForgedStateTest {
         long size = s.datasetSize();
         long per = s.batchesPerEpoch();
         StreamState streams = null;
-        switch (r.nextInt(9)) {
+        int rank = s.rank();
+        int world = s.worldSize();
+        switch (r.nextInt(10)) {
             case 0 -> epoch = pick(r, -1, Long.MIN_VALUE, Long.MAX_VALUE, LoaderState.MAX_COUNT,
                     LoaderState.MAX_COUNT + 1, epoch + 1, r.nextLong());
             case 1 -> next = pick(r, -1, per, per + 1, Long.MAX_VALUE, r.nextInt((int) per + 1), next + 1);
@@ -153,15 +155,23 @@ class ForgedStateTest {
                 ahead = new long[0];
                 size = -1;
                 per = -1;
+                rank = 0;
+                world = 0;
             }
             case 7 -> { // several at once
                 next = r.nextInt((int) per + 2);
                 ahead = randomArray(r, r.nextInt(4), per);
                 Arrays.sort(ahead);
             }
+            case 8 -> { // another rank or world, a forged one, or none recorded (a state from before they were)
+                int[][] pairs = {{0, 0}, {0, 2}, {1, 2}, {1, 1}, {-1, 1}, {0, -1}, {2, 0}, {Integer.MAX_VALUE, 1}};
+                int[] pair = pairs[r.nextInt(pairs.length)];
+                rank = pair[0];
+                world = pair[1];
+            }
             default -> { } // the real state, unchanged
         }
-        return new LoaderState(epoch, next, ahead, seed, size, per, streams);
+        return new LoaderState(epoch, next, ahead, seed, size, per, streams, rank, world);
     }
 
     // ---- streaming, resharded ----

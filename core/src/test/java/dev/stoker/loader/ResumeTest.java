@@ -181,11 +181,11 @@ class ResumeTest {
     @Test
     void aFinishedEpochStandsAtTheStartOfTheNext() {
         try (DataLoader<Long> loader = DataLoader.builder(new CountingDataset(10)).batchSize(5).build()) {
-            assertThat(loader.state()).isEqualTo(new LoaderState(0, 0, new long[0], 0, 10, 2));
+            assertThat(loader.state()).isEqualTo(LoaderState.ofMap(0, 0, new long[0], 0, 10, 2, 0, 1));
             for (Batch b : loader) {
                 b.close();
             }
-            assertThat(loader.state()).isEqualTo(new LoaderState(1, 0, new long[0], 0, 10, 2));
+            assertThat(loader.state()).isEqualTo(LoaderState.ofMap(1, 0, new long[0], 0, 10, 2, 0, 1));
         }
     }
 
@@ -214,7 +214,7 @@ class ResumeTest {
                 while (it.hasNext()) {
                     it.next().close();
                 }
-                assertThat(loader.state()).isEqualTo(new LoaderState(1, 0, new long[0], 0, 20, 5));
+                assertThat(loader.state()).isEqualTo(LoaderState.ofMap(1, 0, new long[0], 0, 20, 5, 0, 1));
             }
         }
     }

@@ -30,9 +30,9 @@ class SnapshotEveryTest {
             }
         }
         assertThat(heard).hasSize(6).containsExactlyElementsOf(taken);
-        assertThat(heard.get(0)).isEqualTo(new LoaderState(0, 3, new long[0], 3, 40, 10));
+        assertThat(heard.get(0)).isEqualTo(LoaderState.ofMap(0, 3, new long[0], 3, 40, 10, 0, 1));
         assertThat(heard.get(3)).as("the 12th batch is the 2nd of epoch 1")
-                .isEqualTo(new LoaderState(1, 2, new long[0], 3, 40, 10));
+                .isEqualTo(LoaderState.ofMap(1, 2, new long[0], 3, 40, 10, 0, 1));
     }
 
     @Test

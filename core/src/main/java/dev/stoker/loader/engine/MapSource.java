@@ -65,10 +65,13 @@ public final class MapSource<T> implements Source<T> {
         long perEpoch = batchesPerEpoch();
         long size = batches.dataset().size();
         long prefix = delivered.prefix();
+        BatchSampler sampler = batches.batchSampler();
         if (prefix >= perEpoch) {
-            return new LoaderState(epoch + 1, 0, new long[0], settings.seed(), size, perEpoch);
+            return LoaderState.ofMap(epoch + 1, 0, new long[0], settings.seed(), size, perEpoch, sampler.rank(),
+                    sampler.worldSize());
         }
-        return new LoaderState(epoch, prefix, delivered.ahead(), settings.seed(), size, perEpoch);
+        return LoaderState.ofMap(epoch, prefix, delivered.ahead(), settings.seed(), size, perEpoch, sampler.rank(),
+                sampler.worldSize());
     }
 
     @Override
@@ -83,6 +86,16 @@ public final class MapSource<T> implements Source<T> {
             throw new IllegalArgumentException("this state is from another loader: " + state + "; this loader reads "
                     + size + " samples of " + name() + " in " + perEpoch + " batches per epoch with seed "
                     + settings.seed());
+        }
+        BatchSampler sampler = batches.batchSampler();
+        if (state.worldSize() != 0 && !sampler.elastic()
+                && (state.worldSize() != sampler.worldSize() || state.rank() != sampler.rank())) {
+            // Same sizes, other shares: batch g of this rank is other samples than batch g of the state's.
+            throw new IllegalArgumentException("this state was taken by rank " + state.rank() + " of a world of "
+                    + state.worldSize() + ", and this loader is rank " + sampler.rank() + " of " + sampler.worldSize()
+                    + " (its batch sampler " + describe() + "): its batches are other samples, so going on from"
+                    + " this state would skip some and repeat others. Restore each rank's own state on a job of the"
+                    + " same world size; to go on with another number of ranks, batch with an ElasticBatchSampler");
         }
         next = new BatchPlan(state.nextBatch(), state.deliveredAhead());
     }
