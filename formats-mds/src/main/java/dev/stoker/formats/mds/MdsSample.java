@@ -1,5 +1,6 @@
 package dev.stoker.formats.mds;
 
+import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -84,7 +85,14 @@ public final class MdsSample {
 
     /** Column {@code column}'s bytes as stored, copied onto the heap. */
     public byte[] bytes(String column) {
-        return segment(column).toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment v = segment(column);
+        try {
+            byte[] copy = v.toArray(ValueLayout.JAVA_BYTE);
+            MapFaults.deliverPending();
+            return copy;
+        } catch (InternalError e) { // the shard was cut short under its map: name it
+            throw shard.file().changed(e, "column '" + column + "' of sample " + index);
+        }
     }
 
     /**
@@ -98,7 +106,13 @@ public final class MdsSample {
         if (!e.isText()) {
             throw wrongAccessor(column, e, "string", "str, json, str_int, str_float, str_decimal");
         }
-        return utf8(column, segment(column));
+        try {
+            String text = utf8(column, segment(column));
+            MapFaults.deliverPending();
+            return text;
+        } catch (InternalError fault) {
+            throw shard.file().changed(fault, "column '" + column + "' of sample " + index);
+        }
     }
 
     /**

@@ -64,4 +64,25 @@ class TruncatedMdsShardTest {
             assertThat(mds.get(0).longValue("i64")).as("the other shards read on").isNotNull();
         }
     }
+
+    /** A sample taken before the cut, its bytes read after (hot, as in a long run): named with the column. */
+    @Test
+    void aSamplesBytesReadAfterTheCutAreNamedWithTheColumn() throws IOException {
+        Path data = MdsFixtures.copy("scalars", dir);
+        Path last = data.resolve("shard.00007.mds");
+        try (MdsDataset mds = MdsDataset.open(data)) {
+            long n = mds.size();
+            MdsSample sample = mds.get(n - 1);
+            for (int i = 0; i < 50_000; i++) { // compiled: a fault is then reported late, after the copy
+                sample.bytes("i64");
+                sample.string("text");
+            }
+            cut(last);
+            assertThatThrownBy(() -> sample.bytes("i64")).isInstanceOf(MappedFileChangedError.class)
+                    .hasMessageStartingWith(last + " changed while it was memory-mapped")
+                    .hasMessageContaining("column 'i64' of sample " + (n - 1));
+            assertThatThrownBy(() -> sample.string("text")).isInstanceOf(MappedFileChangedError.class)
+                    .hasMessageContaining("column 'text' of sample " + (n - 1));
+        }
+    }
 }
