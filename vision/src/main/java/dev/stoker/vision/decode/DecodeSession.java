@@ -270,8 +270,9 @@ public final class DecodeSession implements AutoCloseable {
      */
     private MemorySegment copyMapped(MemorySegment bytes, String source) {
         if (bytes.byteSize() > MAX_ARRAY_BYTES) {
-            throw new ImageDecodeException(source, "too large to read: " + bytes.byteSize()
-                    + " bytes of a mapped file, more than an image may hold (" + MAX_ARRAY_BYTES + ")");
+            throw new ImageDecodeException(source, "too large to read: " + bytes.byteSize() + " bytes of a mapped"
+                    + " file, more than a Java array holds (" + MAX_ARRAY_BYTES + "); no image that can be decoded is"
+                    + " that large");
         }
         try {
             MemorySegment copy = copyOffHeap(bytes);
