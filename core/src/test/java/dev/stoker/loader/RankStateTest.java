@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A map-style state records the rank and world size of its batch sampler, and a restore on
- * another rank or world size is refused: with the same dataset, seed and batches per epoch (a
+ * another world size (or another rank, where batches went out of order) is refused: with the same dataset, seed and batches per epoch (a
  * world of 2 with batches of 50 against a world of 4 with batches of 25) it used to be accepted
  * and went on with other samples, skipping some and repeating others. An elastic sampler restores
  * anywhere; a state saved before Stoker recorded them restores unchecked.
@@ -73,23 +73,35 @@ class RankStateTest {
     }
 
     @Test
-    void anotherRanksStateIsRefusedAndItsOwnGoesOn() {
+    void rankZerosStateRestoresOnEveryRankOfTheSameWorld() {
+        // PyTorch jobs often save one checkpoint (rank 0's) and load it on every rank: in a lockstep job each
+        // rank stands at the same batch, so each goes on with its own share from there
         LoaderState rank0;
-        List<String> whole;
         try (DataLoader<Long> r0 = loader(0, 2, 50)) {
             rank0 = after(r0, 4);
         }
-        try (DataLoader<Long> r0 = loader(0, 2, 50)) {
-            whole = rest(r0);
+        List<String> whole1;
+        try (DataLoader<Long> r1 = loader(1, 2, 50)) {
+            whole1 = rest(r1);
         }
         try (DataLoader<Long> r1 = loader(1, 2, 50)) {
-            assertThatThrownBy(() -> r1.restore(rank0)).isInstanceOf(IllegalArgumentException.class)
+            r1.restore(rank0);
+            assertThat(rest(r1)).isEqualTo(whole1.subList(4, whole1.size()));
+        }
+    }
+
+    @Test
+    void anotherRanksStateWithBatchesDeliveredOutOfOrderIsRefused() {
+        LoaderState ahead = LoaderState.ofMap(0, 4, new long[] {6}, 3, SIZE, 10, 0, 2);
+        try (DataLoader<Long> r1 = loader(1, 2, 50)) {
+            assertThatThrownBy(() -> r1.restore(ahead)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("this state was taken by rank 0 of a world of 2, and this loader is rank 1"
-                            + " of 2");
+                            + " of 2")
+                    .hasMessageContaining("delivered no batch out of order");
         }
         try (DataLoader<Long> r0 = loader(0, 2, 50)) {
-            r0.restore(rank0);
-            assertThat(rest(r0)).isEqualTo(whole.subList(4, whole.size()));
+            r0.restore(ahead); // its own rank's state with a batch ahead is exact
+            assertThat(rest(r0)).hasSize(5);
         }
     }
 

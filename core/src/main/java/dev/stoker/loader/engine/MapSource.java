@@ -88,14 +88,20 @@ public final class MapSource<T> implements Source<T> {
                     + settings.seed());
         }
         BatchSampler sampler = batches.batchSampler();
-        if (state.worldSize() != 0 && !sampler.elastic()
-                && (state.worldSize() != sampler.worldSize() || state.rank() != sampler.rank())) {
-            // Same sizes, other shares: batch g of this rank is other samples than batch g of the state's.
+        // Another world size: same sizes, other shares, so batch g here is other samples than the state's
+        // batch g. Another rank of the same world is the usual checkpoint of rank 0 restored on every rank
+        // (PyTorch jobs save one): in a lockstep job every rank stands at the same batch, so that is exact,
+        // unless batches went out of order, which differ from rank to rank.
+        boolean otherWorld = state.worldSize() != sampler.worldSize();
+        boolean otherRankAhead = state.rank() != sampler.rank() && state.deliveredAhead().length > 0;
+        if (state.worldSize() != 0 && !sampler.elastic() && (otherWorld || otherRankAhead)) {
             throw new IllegalArgumentException("this state was taken by rank " + state.rank() + " of a world of "
                     + state.worldSize() + ", and this loader is rank " + sampler.rank() + " of " + sampler.worldSize()
                     + " (its batch sampler " + describe() + "): its batches are other samples, so going on from"
                     + " this state would skip some and repeat others. Restore each rank's own state on a job of the"
-                    + " same world size; to go on with another number of ranks, batch with an ElasticBatchSampler");
+                    + " same world size; to go on with another number of ranks, batch with an ElasticBatchSampler"
+                    + (otherWorld ? "" : " (another rank's state restores here only when it delivered no batch"
+                            + " out of order)"));
         }
         next = new BatchPlan(state.nextBatch(), state.deliveredAhead());
     }
