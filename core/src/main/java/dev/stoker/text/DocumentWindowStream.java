@@ -1,5 +1,6 @@
 package dev.stoker.text;
 
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.FillableStreamingDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
@@ -34,24 +35,43 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
     private final StreamingDataset<int[]> documents;
     private final WindowFields fields;
     private final int eos;
+    private final int vocabSize; // 0: not checked
 
-    private DocumentWindowStream(StreamingDataset<int[]> documents, WindowFields fields, int eos) {
+    private DocumentWindowStream(StreamingDataset<int[]> documents, WindowFields fields, int eos, int vocabSize) {
         this.documents = Objects.requireNonNull(documents, "documents");
         this.fields = fields;
         if (eos < 0) {
             throw new IllegalArgumentException("the end-of-text token is an id, at least 0, not " + eos);
         }
         this.eos = eos;
+        this.vocabSize = vocabSize;
+        if (vocabSize > 0 && eos >= vocabSize) {
+            throw new IllegalArgumentException("the end-of-text token " + eos + " is outside the vocabulary of "
+                    + vocabSize + " ids");
+        }
     }
 
     /** Windows of {@code seqLen} input tokens, documents ended by {@code eos}. */
     public static DocumentWindowStream of(StreamingDataset<int[]> documents, int seqLen, int eos) {
-        return new DocumentWindowStream(documents, new WindowFields(seqLen, false, false), eos);
+        return new DocumentWindowStream(documents, new WindowFields(seqLen, false, false), eos, 0);
     }
 
     /** This stream with {@code position_ids} and/or {@code document_ids} (see {@link DocumentWindowDataset}). */
     public DocumentWindowStream withBoundaries(boolean positionIds, boolean documentIds) {
-        return new DocumentWindowStream(documents, new WindowFields(fields.seqLen(), positionIds, documentIds), eos);
+        return new DocumentWindowStream(documents, new WindowFields(fields.seqLen(), positionIds, documentIds), eos,
+                vocabSize);
+    }
+
+    /**
+     * This stream checking every token id to be in {@code [0, vocabSize)}, the model's vocabulary,
+     * as each document is read: one outside is refused with a {@link TokenIdException} naming the
+     * documents, the worker's document it is in and the id, instead of reaching the model's
+     * embedding. Not needed over a {@link TokenizedStream}, which checks its tokenizer's ids.
+     *
+     * @throws IllegalArgumentException for a size below 1 or one the end-of-text token is not inside
+     */
+    public DocumentWindowStream withVocabSize(int vocabSize) {
+        return new DocumentWindowStream(documents, fields, eos, TokenIds.requireVocabSize(vocabSize));
     }
 
     @Override
@@ -81,7 +101,7 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
 
     @Override
     public SampleStream<TokenRun> open(WorkerContext context) {
-        return new Runs(documents.open(context));
+        return new Runs(documents.open(context), context);
     }
 
     @Override
@@ -97,9 +117,12 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
         private int[] starts = new int[16]; // document starts in buf, ascending
         private int startHead;
         private int startTail;
+        private final WorkerContext context;
+        private long read; // documents of this worker's share read so far
 
-        Runs(SampleStream<int[]> in) {
+        Runs(SampleStream<int[]> in, WorkerContext context) {
             this.in = in;
+            this.context = context;
         }
 
         // reads documents until a window of seqLen + 1 tokens is there, or the documents end
@@ -110,6 +133,10 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
                     return false;
                 }
                 int[] doc = in.next();
+                if (vocabSize > 0) {
+                    check(doc, read);
+                }
+                read++;
                 append(doc);
             }
             return true;
@@ -182,6 +209,17 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
                 }
             }
             return done;
+        }
+
+        // the one compare per token of TokenIds; a stream numbers its documents per worker only
+        private void check(int[] doc, long document) {
+            int bad = TokenIds.firstOutside(doc, 0, doc.length, vocabSize);
+            if (bad >= 0) {
+                String share = (context.worldSize() > 1 ? "rank " + context.rank() + " " : "") + "worker "
+                        + context.workerId() + "'s document";
+                throw new TokenIdException(documents.name(), DataPosition.item(share, document), bad, doc[bad],
+                        vocabSize);
+            }
         }
 
         @Override

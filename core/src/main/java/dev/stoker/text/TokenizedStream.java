@@ -1,5 +1,6 @@
 package dev.stoker.text;
 
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
@@ -21,7 +22,8 @@ import java.util.Objects;
  *
  * <p>One text gives one sample, so a resumed loader moves the text stream past what was
  * delivered without tokenizing it ({@link SampleStream#skip}). An empty text gives an empty
- * array.
+ * array. An id outside {@code [0, tokenizer.vocabSize())} is refused ({@link TokenIdException},
+ * naming the worker's text it came from), not passed on to the model's embedding.
  */
 public final class TokenizedStream implements StreamingDataset<int[]> {
     /** Texts per {@link Tokenizer#encodeBatch} call, by default. */
@@ -57,7 +59,7 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
 
     @Override
     public SampleStream<int[]> open(WorkerContext context) {
-        return new Ids(texts.open(context));
+        return new Ids(texts.open(context), context);
     }
 
     @Override
@@ -69,8 +71,12 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
         private final SampleStream<String> in;
         private final ArrayDeque<int[]> ready = new ArrayDeque<>();
 
-        Ids(SampleStream<String> in) {
+        private final WorkerContext context;
+        private long read; // texts of this worker's share handed out or skipped so far
+
+        Ids(SampleStream<String> in, WorkerContext context) {
             this.in = in;
+            this.context = context;
         }
 
         @Override
@@ -95,7 +101,8 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
                 }
                 ready.addAll(ids);
             }
-            return ready.poll();
+            return check(ready.poll(), read++); // checked as handed out: the texts before a bad one still come
+
         }
 
         /** Drops what is encoded, then moves the texts on without tokenizing them. */
@@ -104,9 +111,25 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
             long done = 0;
             while (done < n && !ready.isEmpty()) {
                 ready.poll();
+                read++;
                 done++;
             }
-            return done + in.skip(n - done);
+            long skipped = in.skip(n - done);
+            read += skipped;
+            return done + skipped;
+        }
+
+        // the one compare per token of TokenIds; a stream has no global numbering of its texts, so the message
+        // names the worker's share and the text's place in it
+        private int[] check(int[] ids, long text) {
+            int vocab = tokenizer.vocabSize();
+            int bad = TokenIds.firstOutside(ids, 0, ids.length, vocab);
+            if (bad >= 0) {
+                String share = (context.worldSize() > 1 ? "rank " + context.rank() + " " : "") + "worker "
+                        + context.workerId() + "'s text";
+                throw new TokenIdException(texts.name(), DataPosition.item(share, text), bad, ids[bad], vocab);
+            }
+            return ids;
         }
 
         @Override
