@@ -1,5 +1,6 @@
 package dev.stoker.text;
 
+import dev.stoker.data.DataFormatException;
 import dev.stoker.data.DataPosition;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
@@ -23,7 +24,10 @@ import java.util.Objects;
  * <p>One text gives one sample, so a resumed loader moves the text stream past what was
  * delivered without tokenizing it ({@link SampleStream#skip}). An empty text gives an empty
  * array. An id outside {@code [0, tokenizer.vocabSize())} is refused ({@link TokenIdException},
- * naming the worker's text it came from), not passed on to the model's embedding.
+ * naming the worker's text it came from), not passed on to the model's embedding. A bad text of
+ * the stream below (a {@link DataFormatException}: a JSONL line that is not JSON) fails in its
+ * place, after the texts before it, and counts as one sample, as a loader that skips bad samples
+ * and its resume expect.
  */
 public final class TokenizedStream implements StreamingDataset<int[]> {
     /** Texts per {@link Tokenizer#encodeBatch} call, by default. */
@@ -69,7 +73,7 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
 
     private final class Ids implements SampleStream<int[]> {
         private final SampleStream<String> in;
-        private final ArrayDeque<int[]> ready = new ArrayDeque<>();
+        private final ArrayDeque<Object> ready = new ArrayDeque<>(); // ids, or a bad text's DataFormatException
 
         private final WorkerContext context;
         private long read; // texts of this worker's share handed out or skipped so far
@@ -88,21 +92,35 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
         public int[] next() {
             if (ready.isEmpty()) {
                 List<String> chunk = new ArrayList<>(batchTexts);
-                while (chunk.size() < batchTexts && in.hasNext()) {
-                    chunk.add(in.next());
+                DataFormatException bad = null; // a bad text (a JSONL line that is not JSON) ends the chunk
+                while (chunk.size() < batchTexts && bad == null && in.hasNext()) {
+                    try {
+                        chunk.add(in.next());
+                    } catch (DataFormatException e) {
+                        bad = e;
+                    }
                 }
-                if (chunk.isEmpty()) {
+                if (chunk.isEmpty() && bad == null) {
                     throw new java.util.NoSuchElementException("the texts of " + texts.name() + " are used up");
                 }
-                List<int[]> ids = tokenizer.encodeBatch(chunk);
-                if (ids.size() != chunk.size()) {
-                    throw new IllegalStateException(tokenizer.name() + " gave " + ids.size() + " encodings for "
-                            + chunk.size() + " texts");
+                if (!chunk.isEmpty()) {
+                    List<int[]> ids = tokenizer.encodeBatch(chunk);
+                    if (ids.size() != chunk.size()) {
+                        throw new IllegalStateException(tokenizer.name() + " gave " + ids.size() + " encodings for "
+                                + chunk.size() + " texts");
+                    }
+                    ready.addAll(ids);
                 }
-                ready.addAll(ids);
+                if (bad != null) {
+                    ready.add(bad); // after the texts before it, in its place
+                }
             }
-            return check(ready.poll(), read++); // checked as handed out: the texts before a bad one still come
-
+            Object next = ready.poll();
+            long text = read++;
+            if (next instanceof DataFormatException e) {
+                throw e;
+            }
+            return check((int[]) next, text); // checked as handed out: the texts before a bad one still come
         }
 
         /** Drops what is encoded, then moves the texts on without tokenizing them. */
