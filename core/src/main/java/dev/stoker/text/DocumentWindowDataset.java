@@ -245,7 +245,7 @@ public final class DocumentWindowDataset implements FillableDataset<Map<String, 
         int bad = TokenIds.firstOutside(dst, dstOffset, count, vocabSize);
         if (bad >= 0) {
             long id = dst.get(ValueLayout.JAVA_LONG_UNALIGNED, dstOffset + 8L * bad);
-            throw new TokenIdException(documents.name(), DataPosition.item("document", document), from + bad, id,
+            throw new TokenIdException(documents.source(), DataPosition.item("document", document), from + bad, id,
                     vocabSize);
         }
     }

@@ -78,7 +78,7 @@ class MegatronVocabularyTest {
                     int d = (int) ((DataPosition.Item) e.position()).index();
                     assertThat(e.position()).isEqualTo(DataPosition.item("document", d));
                     assertThat(docs.get(d)[e.token()]).isEqualTo((int) e.id()).isGreaterThanOrEqualTo(VOCAB);
-                    assertThat(e.source()).contains(MegatronDataset.binPath(prefix).toString());
+                    assertThat(e.source()).isEqualTo(MegatronDataset.binPath(prefix).toString());
                 }
             }
             assertThat(failed).isPositive();
