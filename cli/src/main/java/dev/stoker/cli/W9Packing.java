@@ -22,7 +22,8 @@ import java.util.List;
  * row {@code input_ids}, {@code labels} (-100 on each example's first token and on padding),
  * {@code position_ids} (restarting per example) and {@code attention_mask}, int64, padded to 2048;
  * batch 8, rows shuffled, one epoch (about 2,900 rows). Timed: the rows of an epoch, each row's
- * examples parsed from the JSONL and written into the row. Untimed: indexing the file and reading
+ * examples parsed from the JSONL, their ids checked against the vocabulary (as a model's embedding
+ * needs them) and written into the row. Untimed: indexing the file and reading
  * the lengths (one pass), planning the packing.
  *
  * <p>Reads {@code DATA/w9-sft.jsonl}, or writes it once in the cache folder (the PyTorch peer,
@@ -138,7 +139,7 @@ public final class W9Packing implements Workload {
                 throw new UnsupportedOperationException("W9's plan reads no tokens");
             }
         };
-        return PackedDataset.builder(ds, lengths, ROW).windowSize(WINDOW).seed(0).build();
+        return PackedDataset.builder(ds, lengths, ROW).windowSize(WINDOW).seed(0).vocabSize(VOCABULARY).build();
     }
 
     /**

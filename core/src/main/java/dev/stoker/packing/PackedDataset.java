@@ -1,11 +1,14 @@
 package dev.stoker.packing;
 
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.Dataset;
 import dev.stoker.data.FillableDataset;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import dev.stoker.random.Seeds;
 import dev.stoker.sampler.FeistelPermutation;
+import dev.stoker.text.TokenIdException;
+import dev.stoker.text.TokenIds;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,6 +69,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
     private final int ignoreIndex;
     private final int padTokenId;
     private final boolean maskBoundaries;
+    private final int vocabSize; // 0: not checked
     private final WindowPlan plan;
     private final long[] firstRow; // window w holds rows [firstRow[w], firstRow[w + 1])
     private final long realTokens;
@@ -102,6 +106,11 @@ public final class PackedDataset implements Dataset<PackedRow> {
         this.ignoreIndex = b.ignoreIndex;
         this.padTokenId = b.padTokenId;
         this.maskBoundaries = b.maskBoundaries;
+        this.vocabSize = b.vocabSize;
+        if (vocabSize > 0 && (padTokenId < 0 || padTokenId >= vocabSize)) {
+            throw new IllegalArgumentException("the pad token " + padTokenId + " is outside the vocabulary of "
+                    + vocabSize + " ids");
+        }
         FeistelPermutation order = b.shuffle && lengths.length > 0
                 ? new FeistelPermutation(lengths.length, Seeds.mix(b.seed, b.epoch, PACKING_STREAM)) : null;
         this.plan = new WindowPlan(lengths, maxLength, b.windowSize, order, b.overlong, b.pack);
@@ -200,6 +209,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
                 throw new IllegalStateException("example " + e + " of " + examples.name() + " has " + ids.length
                         + " tokens, but its length was given as " + lengths[e]);
             }
+            checkIds(ids, s, e);
             int prompt = promptLengths == null ? 0 : promptLengths[e];
             for (int t = 0; t < s.length(); t++) {
                 int p = s.offset() + t;
@@ -263,6 +273,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
                 throw new IllegalStateException("example " + e + " of " + examples.name() + " has " + ids.length
                         + " tokens, but its length was given as " + lengths[e]);
             }
+            checkIds(ids, s, e);
             int prompt = promptLengths == null ? 0 : promptLengths[e];
             for (int t = 0; t < s.length(); t++) {
                 int p = s.offset() + t;
@@ -281,6 +292,17 @@ public final class PackedDataset implements Dataset<PackedRow> {
             labels.set(I64, o, ignoreIndex);
             positionIds.set(I64, o, t);
             attentionMask.set(I64, o, 0);
+        }
+    }
+
+    // the one compare per token of TokenIds, over the part of the example the row takes
+    private void checkIds(int[] ids, Segment s, int example) {
+        if (vocabSize > 0) {
+            int bad = TokenIds.firstOutside(ids, s.offset(), s.offset() + s.length(), vocabSize);
+            if (bad >= 0) {
+                throw new TokenIdException(examples.name(), DataPosition.item("example", example), bad, ids[bad],
+                        vocabSize);
+            }
         }
     }
 
@@ -309,6 +331,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
         private int padTokenId;
         private boolean maskBoundaries = true;
         private boolean pack = true;
+        private int vocabSize;
 
         private Builder(Dataset<int[]> examples, int[] lengths, int maxLength) {
             this.examples = examples;
@@ -382,10 +405,22 @@ public final class PackedDataset implements Dataset<PackedRow> {
         }
 
         /**
+         * The model's vocabulary size: every token id a row takes is checked to be in
+         * {@code [0, vocabSize)} as the row is made, and one outside is refused with a
+         * {@link TokenIdException} naming the examples' file, the example and the id, instead of
+         * reaching the model's embedding (where a GPU would fail on it far from its cause). The
+         * pad token must be inside too. Default: not checked.
+         */
+        public Builder vocabSize(int vocabSize) {
+            this.vocabSize = TokenIds.requireVocabSize(vocabSize);
+            return this;
+        }
+
+        /**
          * Plans every window from the lengths (no example is read).
          *
          * @throws IllegalArgumentException for a length count unlike the dataset's size, a negative length,
-         *     or a row or window below 1
+         *     a row or window below 1, or a pad token outside the vocabulary
          */
         public PackedDataset build() {
             return new PackedDataset(this);

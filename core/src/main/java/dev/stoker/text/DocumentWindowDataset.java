@@ -1,5 +1,6 @@
 package dev.stoker.text;
 
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
@@ -40,6 +41,7 @@ public final class DocumentWindowDataset implements FillableDataset<Map<String, 
     private final TokenDocuments documents;
     private final WindowFields fields;
     private final int eos; // -1: none appended
+    private final int vocabSize; // 0: not checked
     private final long[] starts; // token offset of each document; starts[n] = the total
     private final long windows;
     private final SampleLayout layout;
@@ -48,6 +50,11 @@ public final class DocumentWindowDataset implements FillableDataset<Map<String, 
         this.documents = b.documents;
         this.fields = new WindowFields(b.seqLen, b.positionIds, b.documentIds);
         this.eos = b.eos;
+        this.vocabSize = b.vocabSize;
+        if (vocabSize > 0 && eos >= vocabSize) {
+            throw new IllegalArgumentException("the end-of-text token " + eos + " is outside the vocabulary of "
+                    + vocabSize + " ids");
+        }
         long n = documents.documentCount();
         if (n < 0 || n > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException(documents.name() + ": " + n + " documents, more than one index holds");
@@ -78,6 +85,7 @@ public final class DocumentWindowDataset implements FillableDataset<Map<String, 
         private int eos = -1;
         private boolean positionIds;
         private boolean documentIds;
+        private int vocabSize;
 
         private Builder(TokenDocuments documents, int seqLen) {
             this.documents = Objects.requireNonNull(documents, "documents");
@@ -109,9 +117,22 @@ public final class DocumentWindowDataset implements FillableDataset<Map<String, 
         }
 
         /**
+         * The model's vocabulary size: every token id is checked to be in {@code [0, vocabSize)}
+         * as it is written into the batch, and one outside is refused with a
+         * {@link TokenIdException} naming the documents' file, the document and the id, instead
+         * of reaching the model's embedding (where a GPU would fail on it far from its cause).
+         * Default: not checked.
+         */
+        public Builder vocabSize(int vocabSize) {
+            this.vocabSize = TokenIds.requireVocabSize(vocabSize);
+            return this;
+        }
+
+        /**
          * Builds the index: one pass over the documents' lengths.
          *
-         * @throws IllegalArgumentException for a window length below 1 or a negative document length
+         * @throws IllegalArgumentException for a window length below 1, a negative document length or an
+         *     end-of-text token outside the vocabulary
          */
         public DocumentWindowDataset build() {
             return new DocumentWindowDataset(this);
@@ -198,6 +219,9 @@ public final class DocumentWindowDataset implements FillableDataset<Map<String, 
             if (offset < length) {
                 int n = (int) Math.min(length - offset, count - written);
                 documents.widen(d, (int) offset, n, dst, 8L * written);
+                if (vocabSize > 0) {
+                    checkIds(d, (int) offset, n, dst, 8L * written);
+                }
                 written += n;
                 offset += n;
             }
@@ -214,6 +238,16 @@ public final class DocumentWindowDataset implements FillableDataset<Map<String, 
             }
         }
         return found;
+    }
+
+    // the one compare per token of TokenIds, over the ids just widened into the batch
+    private void checkIds(long document, int from, int count, MemorySegment dst, long dstOffset) {
+        int bad = TokenIds.firstOutside(dst, dstOffset, count, vocabSize);
+        if (bad >= 0) {
+            long id = dst.get(ValueLayout.JAVA_LONG_UNALIGNED, dstOffset + 8L * bad);
+            throw new TokenIdException(documents.source(), DataPosition.item("document", document), from + bad, id,
+                    vocabSize);
+        }
     }
 
     @Override

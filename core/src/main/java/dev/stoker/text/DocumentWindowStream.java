@@ -1,5 +1,7 @@
 package dev.stoker.text;
 
+import dev.stoker.data.DataFormatException;
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.FillableStreamingDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
@@ -28,30 +30,52 @@ import java.util.Objects;
  *
  * <p>A resumed loader moves each worker's stream past the windows it delivered by counting the
  * documents' tokens, without building the windows (the texts are tokenized again: their lengths
- * are not known otherwise).
+ * are not known otherwise). A bad document (a {@link dev.stoker.data.DataFormatException} of the
+ * documents' stream, or an id outside {@link #withVocabSize the vocabulary}) is dropped whole and
+ * is one failed sample: {@code next()} throws it, and a loader that skips bad samples goes on with
+ * the windows of the documents after it.
  */
 public final class DocumentWindowStream implements FillableStreamingDataset<TokenRun> {
     private final StreamingDataset<int[]> documents;
     private final WindowFields fields;
     private final int eos;
+    private final int vocabSize; // 0: not checked
 
-    private DocumentWindowStream(StreamingDataset<int[]> documents, WindowFields fields, int eos) {
+    private DocumentWindowStream(StreamingDataset<int[]> documents, WindowFields fields, int eos, int vocabSize) {
         this.documents = Objects.requireNonNull(documents, "documents");
         this.fields = fields;
         if (eos < 0) {
             throw new IllegalArgumentException("the end-of-text token is an id, at least 0, not " + eos);
         }
         this.eos = eos;
+        this.vocabSize = vocabSize;
+        if (vocabSize > 0 && eos >= vocabSize) {
+            throw new IllegalArgumentException("the end-of-text token " + eos + " is outside the vocabulary of "
+                    + vocabSize + " ids");
+        }
     }
 
     /** Windows of {@code seqLen} input tokens, documents ended by {@code eos}. */
     public static DocumentWindowStream of(StreamingDataset<int[]> documents, int seqLen, int eos) {
-        return new DocumentWindowStream(documents, new WindowFields(seqLen, false, false), eos);
+        return new DocumentWindowStream(documents, new WindowFields(seqLen, false, false), eos, 0);
     }
 
     /** This stream with {@code position_ids} and/or {@code document_ids} (see {@link DocumentWindowDataset}). */
     public DocumentWindowStream withBoundaries(boolean positionIds, boolean documentIds) {
-        return new DocumentWindowStream(documents, new WindowFields(fields.seqLen(), positionIds, documentIds), eos);
+        return new DocumentWindowStream(documents, new WindowFields(fields.seqLen(), positionIds, documentIds), eos,
+                vocabSize);
+    }
+
+    /**
+     * This stream checking every token id to be in {@code [0, vocabSize)}, the model's vocabulary,
+     * as each document is read: one outside is refused with a {@link TokenIdException} naming the
+     * documents, the worker's document it is in and the id, instead of reaching the model's
+     * embedding. Not needed over a {@link TokenizedStream}, which checks its tokenizer's ids.
+     *
+     * @throws IllegalArgumentException for a size below 1 or one the end-of-text token is not inside
+     */
+    public DocumentWindowStream withVocabSize(int vocabSize) {
+        return new DocumentWindowStream(documents, fields, eos, TokenIds.requireVocabSize(vocabSize));
     }
 
     @Override
@@ -81,7 +105,7 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
 
     @Override
     public SampleStream<TokenRun> open(WorkerContext context) {
-        return new Runs(documents.open(context));
+        return new Runs(documents.open(context), context);
     }
 
     @Override
@@ -97,19 +121,41 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
         private int[] starts = new int[16]; // document starts in buf, ascending
         private int startHead;
         private int startTail;
+        private final WorkerContext context;
+        private long read; // documents of this worker's share read so far
+        private DataFormatException pending; // a bad document met while filling a window: the next sample fails
 
-        Runs(SampleStream<int[]> in) {
+        Runs(SampleStream<int[]> in, WorkerContext context) {
             this.in = in;
+            this.context = context;
         }
 
-        // reads documents until a window of seqLen + 1 tokens is there, or the documents end
+        // reads documents until a window of seqLen + 1 tokens is there, or the documents end; a bad document
+        // (a bad sample of the stream below, or an id outside the vocabulary) is held as the next sample's
+        // failure, so that hasNext answers and next throws it, as a loader that skips bad samples needs
         private boolean fillWindow() {
+            if (pending != null) {
+                return true;
+            }
             int need = fields.seqLen() + 1;
             while (tail - head < need) {
                 if (!in.hasNext()) {
                     return false;
                 }
-                int[] doc = in.next();
+                int[] doc;
+                try {
+                    doc = in.next();
+                } catch (DataFormatException e) {
+                    pending = e;
+                    return true;
+                }
+                long number = read++;
+                if (vocabSize > 0) {
+                    pending = check(doc, number); // a bad document is dropped whole, none of it in a window
+                    if (pending != null) {
+                        return true;
+                    }
+                }
                 append(doc);
             }
             return true;
@@ -152,6 +198,11 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
             if (!fillWindow()) {
                 throw new NoSuchElementException("no window left in " + documents.name());
             }
+            if (pending != null) {
+                DataFormatException e = pending;
+                pending = null;
+                throw e;
+            }
             int len = fields.seqLen() + 1;
             int[] tokens = Arrays.copyOfRange(buf, head, head + len);
             while (startHead < startTail && starts[startHead] <= head) {
@@ -169,11 +220,20 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
             return new TokenRun(tokens, inside);
         }
 
-        /** Counts tokens instead of cutting windows: the documents are read, no window is built. */
+        /**
+         * Counts tokens instead of cutting windows: the documents are read, no window is built. A bad
+         * document met on the way counts as one sample, as the {@code next()} that threw for it counted
+         * for a loader that skips bad samples, so a resumed stream stands where the first run stood.
+         */
         @Override
         public long skip(long n) {
             long done = 0;
             while (done < n && fillWindow()) {
+                if (pending != null) {
+                    pending = null;
+                    done++;
+                    continue;
+                }
                 long whole = Math.min(n - done, (tail - head - 1) / fields.seqLen());
                 head += (int) (whole * fields.seqLen());
                 done += whole;
@@ -182,6 +242,17 @@ public final class DocumentWindowStream implements FillableStreamingDataset<Toke
                 }
             }
             return done;
+        }
+
+        // the one compare per token of TokenIds; a stream numbers its documents per worker only
+        private TokenIdException check(int[] doc, long document) {
+            int bad = TokenIds.firstOutside(doc, 0, doc.length, vocabSize);
+            if (bad < 0) {
+                return null;
+            }
+            String share = (context.worldSize() > 1 ? "rank " + context.rank() + " " : "") + "worker "
+                    + context.workerId() + "'s document";
+            return new TokenIdException(documents.name(), DataPosition.item(share, document), bad, doc[bad], vocabSize);
         }
 
         @Override

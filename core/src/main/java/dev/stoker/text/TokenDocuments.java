@@ -28,6 +28,14 @@ public interface TokenDocuments {
         return getClass().getSimpleName();
     }
 
+    /**
+     * The file the documents are read from, for a {@link dev.stoker.data.DataFormatException}'s
+     * source (a bad token id names it); the default is {@link #name()}.
+     */
+    default String source() {
+        return name();
+    }
+
     /** Documents held in memory, one array of ids each (pre-tokenized data, tests). */
     static TokenDocuments of(List<int[]> documents) {
         List<int[]> docs = List.copyOf(documents);

@@ -1,5 +1,6 @@
 package dev.stoker.text;
 
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.Dataset;
 import java.util.List;
 import java.util.Objects;
@@ -8,7 +9,9 @@ import java.util.Objects;
  * Texts of a map-style dataset tokenized in the workers: sample {@code i} is the ids of text
  * {@code i}, and a batch's texts are encoded with one {@link Tokenizer#encodeBatch} call
  * ({@link #getBatch}, the loader's batched fetch). Over a Parquet text column or an indexed JSONL
- * file, the ids stay random-access, so shuffle, resume and rank split are the loader's.
+ * file, the ids stay random-access, so shuffle, resume and rank split are the loader's. An id
+ * outside {@code [0, tokenizer.vocabSize())} is refused ({@link TokenIdException}, naming the
+ * text), not passed on to the model's embedding.
  *
  * <pre>{@code
  * Dataset<String> texts = Datasets.map(parquet, row -> row.getString("text"));
@@ -36,9 +39,10 @@ public final class TokenizedDataset implements Dataset<int[]> {
         return texts.size();
     }
 
+    /** @throws TokenIdException if the tokenizer gave an id outside its own vocabulary */
     @Override
     public int[] get(long index) {
-        return tokenizer.encode(texts.get(index));
+        return checked(tokenizer.encode(texts.get(index)), index);
     }
 
     /** The batch's texts fetched together, then encoded in one call. */
@@ -49,6 +53,20 @@ public final class TokenizedDataset implements Dataset<int[]> {
         if (ids.size() != batch.size()) {
             throw new IllegalStateException(tokenizer.name() + " gave " + ids.size() + " encodings for " + batch.size()
                     + " texts");
+        }
+        for (int k = 0; k < ids.size(); k++) {
+            checked(ids.get(k), indices[k]);
+        }
+        return ids;
+    }
+
+    // a tokenizer's ids are its own, but one of a user's, or a tokenizer.json whose added tokens lie past
+    // the size it states, can give an id the model has no row for: refused here, named by its text
+    private int[] checked(int[] ids, long text) {
+        int vocab = tokenizer.vocabSize();
+        int bad = TokenIds.firstOutside(ids, 0, ids.length, vocab);
+        if (bad >= 0) {
+            throw new TokenIdException(texts.name(), DataPosition.item("text", text), bad, ids[bad], vocab);
         }
         return ids;
     }

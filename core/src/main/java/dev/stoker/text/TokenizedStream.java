@@ -1,5 +1,7 @@
 package dev.stoker.text;
 
+import dev.stoker.data.DataFormatException;
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
@@ -21,7 +23,11 @@ import java.util.Objects;
  *
  * <p>One text gives one sample, so a resumed loader moves the text stream past what was
  * delivered without tokenizing it ({@link SampleStream#skip}). An empty text gives an empty
- * array.
+ * array. An id outside {@code [0, tokenizer.vocabSize())} is refused ({@link TokenIdException},
+ * naming the worker's text it came from), not passed on to the model's embedding. A bad text of
+ * the stream below (a {@link DataFormatException}: a JSONL line that is not JSON) fails in its
+ * place, after the texts before it, and counts as one sample, as a loader that skips bad samples
+ * and its resume expect.
  */
 public final class TokenizedStream implements StreamingDataset<int[]> {
     /** Texts per {@link Tokenizer#encodeBatch} call, by default. */
@@ -57,7 +63,7 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
 
     @Override
     public SampleStream<int[]> open(WorkerContext context) {
-        return new Ids(texts.open(context));
+        return new Ids(texts.open(context), context);
     }
 
     @Override
@@ -67,10 +73,14 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
 
     private final class Ids implements SampleStream<int[]> {
         private final SampleStream<String> in;
-        private final ArrayDeque<int[]> ready = new ArrayDeque<>();
+        private final ArrayDeque<Object> ready = new ArrayDeque<>(); // ids, or a bad text's DataFormatException
 
-        Ids(SampleStream<String> in) {
+        private final WorkerContext context;
+        private long read; // texts of this worker's share handed out or skipped so far
+
+        Ids(SampleStream<String> in, WorkerContext context) {
             this.in = in;
+            this.context = context;
         }
 
         @Override
@@ -82,20 +92,35 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
         public int[] next() {
             if (ready.isEmpty()) {
                 List<String> chunk = new ArrayList<>(batchTexts);
-                while (chunk.size() < batchTexts && in.hasNext()) {
-                    chunk.add(in.next());
+                DataFormatException bad = null; // a bad text (a JSONL line that is not JSON) ends the chunk
+                while (chunk.size() < batchTexts && bad == null && in.hasNext()) {
+                    try {
+                        chunk.add(in.next());
+                    } catch (DataFormatException e) {
+                        bad = e;
+                    }
                 }
-                if (chunk.isEmpty()) {
+                if (chunk.isEmpty() && bad == null) {
                     throw new java.util.NoSuchElementException("the texts of " + texts.name() + " are used up");
                 }
-                List<int[]> ids = tokenizer.encodeBatch(chunk);
-                if (ids.size() != chunk.size()) {
-                    throw new IllegalStateException(tokenizer.name() + " gave " + ids.size() + " encodings for "
-                            + chunk.size() + " texts");
+                if (!chunk.isEmpty()) {
+                    List<int[]> ids = tokenizer.encodeBatch(chunk);
+                    if (ids.size() != chunk.size()) {
+                        throw new IllegalStateException(tokenizer.name() + " gave " + ids.size() + " encodings for "
+                                + chunk.size() + " texts");
+                    }
+                    ready.addAll(ids);
                 }
-                ready.addAll(ids);
+                if (bad != null) {
+                    ready.add(bad); // after the texts before it, in its place
+                }
             }
-            return ready.poll();
+            Object next = ready.poll();
+            long text = read++;
+            if (next instanceof DataFormatException e) {
+                throw e;
+            }
+            return check((int[]) next, text); // checked as handed out: the texts before a bad one still come
         }
 
         /** Drops what is encoded, then moves the texts on without tokenizing them. */
@@ -104,9 +129,25 @@ public final class TokenizedStream implements StreamingDataset<int[]> {
             long done = 0;
             while (done < n && !ready.isEmpty()) {
                 ready.poll();
+                read++;
                 done++;
             }
-            return done + in.skip(n - done);
+            long skipped = in.skip(n - done);
+            read += skipped;
+            return done + skipped;
+        }
+
+        // the one compare per token of TokenIds; a stream has no global numbering of its texts, so the message
+        // names the worker's share and the text's place in it
+        private int[] check(int[] ids, long text) {
+            int vocab = tokenizer.vocabSize();
+            int bad = TokenIds.firstOutside(ids, 0, ids.length, vocab);
+            if (bad >= 0) {
+                String share = (context.worldSize() > 1 ? "rank " + context.rank() + " " : "") + "worker "
+                        + context.workerId() + "'s text";
+                throw new TokenIdException(texts.name(), DataPosition.item(share, text), bad, ids[bad], vocab);
+            }
+            return ids;
         }
 
         @Override

@@ -1,10 +1,11 @@
 package dev.stoker.formats.parquet;
 
 import dev.stoker.data.SampleStream;
-import dev.stoker.data.StreamingDataset;
+import dev.stoker.data.ReshardableStreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
 import java.util.Arrays;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +22,9 @@ import java.util.concurrent.CompletableFuture;
  * same on every rank. With fewer row groups than workers, every worker reads every row group and
  * keeps rows {@code g, g + G, ...}, so a small file still feeds every worker (at G decodes a group).
  * A resumed loader moves each stream past what it delivered by row counts, decoding nothing it
- * skips.
+ * skips; a state merged from every rank ({@code LoaderState.merge}) restores onto another number
+ * of workers or ranks ({@link ReshardableStreamingDataset}): what is left of each row group is
+ * dealt again, each row to exactly one stream.
  *
  * <pre>{@code
  * try (ParquetDataset ds = ParquetDataset.huggingFace(Path.of("/data/fineweb"), "train").columns("text").build()) {
@@ -30,7 +33,7 @@ import java.util.concurrent.CompletableFuture;
  * }
  * }</pre>
  */
-public final class ParquetStream implements StreamingDataset<ParquetRow> {
+public final class ParquetStream implements ReshardableStreamingDataset<ParquetRow> {
     /** Separates the row-group order from the loader's other streams of (seed, epoch). */
     static final long ORDER_SALT = 0x5051_5254_4753L; // "PQRTGS"
 
@@ -72,17 +75,38 @@ public final class ParquetStream implements StreamingDataset<ParquetRow> {
     @Override
     public SampleStream<ParquetRow> open(WorkerContext context) {
         Objects.requireNonNull(context, "context");
-        int g = context.globalWorkerId();
-        int workers = context.globalWorkers();
-        int[] order = order(context.seed(), context.epoch());
-        if (order.length >= workers) {
-            int[] mine = new int[(order.length - g + workers - 1) / workers];
-            for (int i = 0; i < mine.length; i++) {
-                mine[i] = order[g + i * workers];
-            }
-            return new Rows(mine, 1, 0);
-        }
-        return new Rows(order, workers, g);
+        List<RowPieces.Piece> all = RowPieces.whole(order(context.seed(), context.epoch()));
+        return new Rows(RowPieces.mine(all, context.globalWorkerId(), context.globalWorkers()));
+    }
+
+    /**
+     * What is left of epoch {@code epoch} once the streams of a layout delivered
+     * {@code positions}: the rest of each row group as pieces ({@link RowPieces}), read again by
+     * the streams of another layout, each row left to exactly one of them. Nothing is decoded:
+     * row counts come from the footers.
+     */
+    @Override
+    public long[] cursor(long seed, long epoch, long[] start, long[] positions, boolean[] ended) {
+        long[] groupStarts = dataset.source().groupStarts();
+        List<RowPieces.Piece> from = start == null ? RowPieces.whole(order(seed, epoch))
+                : RowPieces.fromCursor(start, groupStarts, dataset.name());
+        return RowPieces.toCursor(RowPieces.advance(from, groupStarts, positions, ended), groupStarts.length - 1);
+    }
+
+    /**
+     * Checks a cursor from a saved state: the files' row-group count first, then pieces of row
+     * groups that exist, each starting inside its group.
+     */
+    @Override
+    public void checkCursor(long[] cursor) {
+        RowPieces.fromCursor(cursor, dataset.source().groupStarts(), dataset.name());
+    }
+
+    /** This worker's share of what is left after {@code cursor}, dealt as {@link #open(WorkerContext)} deals an epoch. */
+    @Override
+    public SampleStream<ParquetRow> open(WorkerContext context, long[] cursor) {
+        List<RowPieces.Piece> left = RowPieces.fromCursor(cursor, dataset.source().groupStarts(), dataset.name());
+        return new Rows(RowPieces.mine(left, context.globalWorkerId(), context.globalWorkers()));
     }
 
     @Override
@@ -90,45 +114,40 @@ public final class ParquetStream implements StreamingDataset<ParquetRow> {
         return "ParquetStream(" + dataset.name() + ")";
     }
 
-    /** One worker's rows: its row groups in order, every {@code step}-th row from {@code first}. */
+    /** One worker's rows: its pieces of row groups in order, each the rows {@code from, from + step, ...}. */
     private final class Rows implements SampleStream<ParquetRow> {
         private final ParquetSource source = dataset.source();
-        private final int[] groups;
-        private final int step;
-        private final int first;
-        private int at = -1;                 // index into groups of the current row group
+        private final List<RowPieces.Piece> pieces;
+        private int at = -1;                 // index into pieces of the current one
         private RowGroupData current;
-        private int row;                     // next row of the current group
-        private int rows;                    // rows of the current group
+        private long row;                    // next row of the current group
+        private long rows;                   // rows of the current group
+        private long step;                   // the current piece's stride
         private CompletableFuture<RowGroupData> ahead;
-        private int aheadIndex = -1;         // which of groups the read-ahead decodes
+        private int aheadIndex = -1;         // which of pieces the read-ahead decodes
 
-        Rows(int[] groups, int step, int first) {
-            this.groups = groups;
-            this.step = step;
-            this.first = first;
+        Rows(List<RowPieces.Piece> pieces) {
+            this.pieces = pieces;
         }
 
-        private int rowsOf(int group) {
-            return (int) (source.groupStart(group + 1) - source.groupStart(group));
-        }
-
-        /** Rows of {@code group} this stream delivers. */
-        private int mineOf(int group) {
-            int n = rowsOf(group);
-            return n <= first ? 0 : (n - first + step - 1) / step;
+        private long rowsOf(int group) {
+            return source.groupStart(group + 1) - source.groupStart(group);
         }
 
         @Override
         public boolean hasNext() {
             while (current == null || row >= rows) {
-                if (at + 1 >= groups.length) {
+                if (at + 1 >= pieces.size()) {
                     return false;
                 }
                 at++;
-                current = take(at);
-                rows = rowsOf(groups[at]);
-                row = first;
+                RowPieces.Piece p = pieces.get(at);
+                rows = rowsOf(p.group());
+                row = p.from();
+                step = p.step();
+                if (row < rows) {
+                    current = take(at);
+                }
             }
             return true;
         }
@@ -136,14 +155,17 @@ public final class ParquetStream implements StreamingDataset<ParquetRow> {
         private RowGroupData take(int index) {
             CompletableFuture<RowGroupData> f = ahead;
             ahead = null;
+            int group = pieces.get(index).group();
             RowGroupData d;
             if (f != null && aheadIndex == index) {
                 d = RowGroupCache.join(f);
+            } else if (current != null && current.group() == group) {
+                d = current;                        // a resharded epoch's pieces of one group follow each other
             } else {
-                d = source.decode(groups[index]);   // a read-ahead of a group skipped over is dropped
+                d = source.decode(group);           // a read-ahead of a group skipped over is dropped
             }
-            if (index + 1 < groups.length) {
-                ahead = source.decodeAhead(groups[index + 1]);
+            if (index + 1 < pieces.size() && pieces.get(index + 1).group() != group) {
+                ahead = source.decodeAhead(pieces.get(index + 1).group());
                 aheadIndex = index + 1;
             }
             return d;
@@ -154,7 +176,7 @@ public final class ParquetStream implements StreamingDataset<ParquetRow> {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            ParquetRow r = new ParquetRow(dataset, current, row);
+            ParquetRow r = new ParquetRow(dataset, current, (int) row);
             row += step;
             return r;
         }
@@ -162,15 +184,15 @@ public final class ParquetStream implements StreamingDataset<ParquetRow> {
         @Override
         public long skip(long n) {
             long done = 0;
-            // the rest of the current group, then whole groups by their row counts, decoding none of them
+            // the rest of the current piece, then whole pieces by their row counts, decoding none of them
             while (done < n && current != null && row < rows) {
-                long left = (rows - row + step - 1) / step;
-                long take = Math.min(left, n - done);
-                row += (int) (take * step);
+                long take = Math.min((rows - row + step - 1) / step, n - done);
+                row += take * step;
                 done += take;
             }
-            while (done < n && at + 1 < groups.length && (current == null || row >= rows)) {
-                int mine = mineOf(groups[at + 1]);
+            while (done < n && at + 1 < pieces.size() && (current == null || row >= rows)) {
+                RowPieces.Piece p = pieces.get(at + 1);
+                long mine = p.count(rowsOf(p.group()));
                 if (done + mine > n) {
                     break;
                 }
@@ -179,10 +201,9 @@ public final class ParquetStream implements StreamingDataset<ParquetRow> {
                 done += mine;
             }
             if (done < n && hasNext()) {
-                // part of a group: decode it and move in
-                long left = (rows - row + step - 1) / step;
-                long take = Math.min(left, n - done);
-                row += (int) (take * step);
+                // part of a piece: decode its group and move in
+                long take = Math.min((rows - row + step - 1) / step, n - done);
+                row += take * step;
                 done += take;
             }
             return done;

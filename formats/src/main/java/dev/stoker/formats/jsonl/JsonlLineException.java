@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 /**
  * A line of a JSONL file that cannot be read: not valid JSON, not an object, without the field
- * asked for, or longer than the limit. The message names the file, the line (from 1) and, for
+ * asked for, longer than the limit, or where a gzip stream's damage (or its early end) was met. The message names the file, the line (from 1) and, for
  * bad JSON, the byte column (from 1) and what was expected there: a {@link DataFormatException} at
  * the line.
  */
@@ -15,7 +15,17 @@ public final class JsonlLineException extends DataFormatException {
     private final long line;
 
     public JsonlLineException(Path file, long line, String what) {
-        super(file + ": line " + line + ": " + what, file.toString(), DataPosition.line(line), what, null);
+        this(file, line, what, null);
+    }
+
+    /**
+     * @param file  the file
+     * @param line  the line, from 1
+     * @param what  what was wrong, for a person
+     * @param cause the failure that revealed it (a gzip stream's {@code ZipException}), or null
+     */
+    public JsonlLineException(Path file, long line, String what, Throwable cause) {
+        super(file + ": line " + line + ": " + what, file.toString(), DataPosition.line(line), what, cause);
         this.file = file;
         this.line = line;
     }

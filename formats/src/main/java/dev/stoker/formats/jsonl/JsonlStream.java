@@ -33,8 +33,11 @@ import java.util.Objects;
  * <p>A bad line throws a {@link JsonlLineException} naming the file and line when its sample is
  * taken, after which the stream goes on with the next line; a line longer than
  * {@link #withMaxLineBytes} (64 MiB unless set) is such a bad line and is never held whole. A
- * damaged gzip stream ends the worker's stream with an {@link java.io.UncheckedIOException}
- * naming the file. zstd files are refused when the stream is made (the JDK has no zstd decoder).
+ * damaged or cut-short gzip stream is one too, at the line where the damage was met (the
+ * {@code JsonlLineException}'s cause is the decompressor's error); the rest of that file cannot
+ * be found, so the stream goes on with the next file. An I/O error that is not about the data
+ * (a disk's) ends the worker's stream with an {@link java.io.UncheckedIOException} naming the
+ * file. zstd files are refused when the stream is made (the JDK has no zstd decoder).
  *
  * @param <T> {@code String} for a field, {@code byte[]} for raw lines
  */

@@ -1,6 +1,7 @@
 package dev.stoker.formats.jsonl;
 
 import dev.stoker.data.SampleStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /**
  * One worker's lines of a {@link JsonlStream}: its files in order, and of their lines those whose
@@ -50,11 +52,18 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
             }
             boolean more;
             JsonlLineException bad = null;
+            boolean damaged = false;
             try {
                 more = reader.next();
             } catch (JsonlLineException e) {
                 more = true; // too long: a line all the same, bad
                 bad = e;
+            } catch (ZipException | EOFException e) {
+                // a damaged or cut gzip stream: the line it reached is a bad line, the one worker whose line it
+                // is reports it, and every worker goes on with the next file (the file's rest cannot be found)
+                more = true;
+                damaged = true;
+                bad = damaged(source.file(current), reader.number() + 1, e);
             } catch (IOException e) {
                 Path f = source.file(current);
                 closeReader();
@@ -65,7 +74,10 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
                 closeReader();
                 continue;
             }
-            linesOfFile = reader.number();
+            linesOfFile = damaged ? reader.number() + 1 : reader.number();
+            if (damaged) {
+                closeReader();
+            }
             if (seen++ % stride == phase) {
                 positioned = true;
                 pendingError = bad;
@@ -84,18 +96,56 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
         try {
             InputStream in = Files.newInputStream(f);
             if (source.compression(current) == Compression.GZIP) {
-                try {
-                    in = new GZIPInputStream(in, 1 << 16);
-                } catch (IOException | RuntimeException e) {
-                    in.close();
-                    throw e;
-                }
+                in = new GzipOnRead(in);
             }
             reader = new LineReader(in, f, source.maxLineBytes());
             return true;
         } catch (IOException e) {
             nextFile = files.size();
             throw new UncheckedIOException(f + ": cannot be opened: " + e.getMessage(), e);
+        }
+    }
+
+    private static JsonlLineException damaged(Path file, long line, IOException e) {
+        String why = e instanceof EOFException ? "the gzip stream ends early (the file is cut short)"
+                : "the gzip stream is damaged (" + e.getMessage() + ")";
+        return new JsonlLineException(file, line, why + "; the lines before it were read, the rest of the file is"
+                + " passed over", e);
+    }
+
+    /**
+     * A gzip stream whose header is read at the first read, not when the file is opened, so that a damaged
+     * header is met where the lines are read, as the first line's error.
+     */
+    private static final class GzipOnRead extends InputStream {
+        private final InputStream raw;
+        private GZIPInputStream gzip;
+
+        GzipOnRead(InputStream raw) {
+            this.raw = raw;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (gzip == null) {
+                gzip = new GZIPInputStream(raw, 1 << 16);
+            }
+            return gzip.read(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (gzip != null) {
+                gzip.close();
+            } else {
+                raw.close();
+            }
         }
     }
 

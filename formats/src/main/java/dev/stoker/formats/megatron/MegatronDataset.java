@@ -260,6 +260,11 @@ public final class MegatronDataset implements Dataset<Tensor>, AutoCloseable {
         binFile.close();
     }
 
+    /** The {@code .bin}'s path, for messages. */
+    String binName() {
+        return binFile.path().toString();
+    }
+
     @Override
     public String name() {
         return "Megatron sequences of " + binFile.path();

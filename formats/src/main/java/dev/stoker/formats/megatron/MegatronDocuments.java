@@ -40,4 +40,10 @@ public record MegatronDocuments(MegatronDataset dataset) implements TokenDocumen
     public String name() {
         return dataset.name();
     }
+
+    /** The {@code .bin}'s path. */
+    @Override
+    public String source() {
+        return dataset.binName();
+    }
 }

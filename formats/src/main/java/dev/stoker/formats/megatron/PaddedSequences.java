@@ -1,11 +1,14 @@
 package dev.stoker.formats.megatron;
 
+import dev.stoker.data.DataPosition;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.text.TokenIdException;
+import dev.stoker.text.TokenIds;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -27,17 +30,34 @@ public final class PaddedSequences implements FillableDataset<PaddedSequence> {
     private final MegatronDataset sequences;
     private final int rowLength;
     private final long pad;
+    private final int vocabSize; // 0: not checked
     private final SampleLayout layout;
 
     PaddedSequences(MegatronDataset sequences, int rowLength, long pad) {
+        this(sequences, rowLength, pad, 0);
+    }
+
+    private PaddedSequences(MegatronDataset sequences, int rowLength, long pad, int vocabSize) {
         if (rowLength < 1) {
             throw new IllegalArgumentException("a row holds at least 1 token, not " + rowLength);
         }
         this.sequences = sequences;
         this.rowLength = rowLength;
         this.pad = pad;
+        this.vocabSize = vocabSize;
         this.layout = SampleLayout.of(new SampleLayout.Field("tokens", DType.I64, Shape.of(rowLength)),
                 new SampleLayout.Field("length", DType.I64, Shape.scalar()));
+    }
+
+    /**
+     * These rows checking every token id to be in {@code [0, vocabSize)}, the model's vocabulary,
+     * as it is written: one outside is refused with a {@link TokenIdException} naming the
+     * {@code .bin}, the sequence and the id, instead of reaching the model's embedding (a
+     * {@code .bin} of another tokenizer, or of a wider dtype than its vocabulary needs). The pad
+     * token is not checked: it is masked by the row's length.
+     */
+    public PaddedSequences withVocabSize(int vocabSize) {
+        return new PaddedSequences(sequences, rowLength, pad, TokenIds.requireVocabSize(vocabSize));
     }
 
     @Override
@@ -55,6 +75,9 @@ public final class PaddedSequences implements FillableDataset<PaddedSequence> {
         long[] tokens = sequences.tokens(index); // arrays and batch memory take separate loops (see TokenCopy)
         int n = Math.min(tokens.length, rowLength);
         long[] row = java.util.Arrays.copyOf(tokens, rowLength);
+        if (vocabSize > 0) {
+            check(index, MemorySegment.ofArray(row), 0, n);
+        }
         java.util.Arrays.fill(row, n, rowLength, pad);
         return new PaddedSequence(new Tensor(MemorySegment.ofArray(row), DType.I64, Shape.of(rowLength)), n);
     }
@@ -74,10 +97,22 @@ public final class PaddedSequences implements FillableDataset<PaddedSequence> {
     private int write(long index, MemorySegment dst, long at) {
         int n = Math.min(sequences.sequenceLength(index), rowLength);
         sequences.widen(index, 0, n, dst, at);
+        if (vocabSize > 0) {
+            check(index, dst, at, n);
+        }
         for (int k = n; k < rowLength; k++) {
             dst.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 8L * k, pad);
         }
         return n;
+    }
+
+    // the one compare per token of TokenIds, over the ids just written
+    private void check(long index, MemorySegment ids, long at, int n) {
+        int bad = TokenIds.firstOutside(ids, at, n, vocabSize);
+        if (bad >= 0) {
+            throw new TokenIdException(sequences.binName(), DataPosition.item("sequence", index), bad,
+                    ids.get(ValueLayout.JAVA_LONG_UNALIGNED, at + 8L * bad), vocabSize);
+        }
     }
 
     @Override

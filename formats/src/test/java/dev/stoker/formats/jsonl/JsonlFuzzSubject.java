@@ -6,15 +6,12 @@ import dev.stoker.data.WorkerContext;
 import dev.stoker.testing.Damage;
 import dev.stoker.testing.FormatErrors;
 import dev.stoker.testing.FuzzSubject;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.zip.ZipException;
 
 /**
  * JSONL under the corruption fuzz: a damaged file (plain or gzip), or a damaged line index beside
@@ -79,14 +76,6 @@ public final class JsonlFuzzSubject implements FuzzSubject {
                     refusedRead = true;
                 }
             }
-        } catch (UncheckedIOException e) {
-            // NOTE: a damaged gzip stream comes as an I/O error naming the file and the line it got
-            // to, not yet as a format error: it will be one once readers share DataFormatException.
-            if (!(e.getCause() instanceof ZipException || e.getCause() instanceof EOFException)) {
-                throw e;
-            }
-            FormatErrors.requireNamed(e, file, false, UncheckedIOException.class);
-            refusedRead = true;
         }
         return refusedOpen ? Outcome.REFUSED_OPEN : refusedRead ? Outcome.REFUSED_READ : Outcome.CLEAN;
     }

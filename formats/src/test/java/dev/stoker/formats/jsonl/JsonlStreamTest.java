@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
 import java.io.ByteArrayOutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,13 +130,14 @@ class JsonlStreamTest {
     }
 
     @Test
-    void aDamagedGzipEndsTheStreamNamingTheFile() throws Exception {
+    void aDamagedGzipIsAFormatErrorNamingTheFileAndTheLineReached() throws Exception {
         byte[] gz = Files.readAllBytes(JsonlFiles.resource("python.jsonl.gz"));
         Path p = dir.resolve("cut.jsonl.gz");
         Files.write(p, Arrays.copyOf(gz, gz.length / 2));
         JsonlStream<byte[]> stream = JsonlStream.lines(List.of(p));
         assertThatThrownBy(() -> read(stream.open(new WorkerContext(0, 1, 0, 1, 0, 0))))
-                .isInstanceOf(UncheckedIOException.class).hasMessageContaining(p + ": cannot be read after line");
+                .isInstanceOf(JsonlLineException.class).hasMessageStartingWith(p + ": line ")
+                .hasMessageContaining("the gzip stream ends early");
     }
 
     @Test

@@ -138,9 +138,9 @@ record SentencePieceModel(Path file, String[] pieces, byte[][] pieceBytes, float
         if (!sawNormalizer) {
             throw new IllegalArgumentException(file + ": no normalizer_spec");
         }
-        if (modelType != UNIGRAM && modelType != BPE) {
+        if (modelType < UNIGRAM || modelType > CHAR) {
             throw new IllegalArgumentException(file + ": model type " + modelType
-                    + " (WORD and CHAR models are not read; UNIGRAM and BPE are)");
+                    + ", none of SentencePiece's (1 UNIGRAM, 2 BPE, 3 WORD, 4 CHAR)");
         }
         int n = pieces.size();
         String[] p = pieces.toArray(String[]::new);

@@ -15,16 +15,18 @@ import java.util.PriorityQueue;
 
 /**
  * A SentencePiece model ({@code .model}: Llama 1 and 2, T5, Gemma, Mistral's first tokenizer),
- * unigram or BPE, read and run in Java: the ids are those of Python's
+ * unigram, BPE, word or character, read and run in Java: the ids are those of Python's
  * {@code SentencePieceProcessor(model_file=...).encode(text)} (checked id for id on a corpus with
- * Unicode, NFKC normalization and byte fallback).
+ * Unicode, NFKC normalization, byte fallback and unknown pieces).
  *
  * <p>Written by hand rather than taken from a library: Google's library is C++, DJL's binding of
  * it is not served here and would add a JNI library per platform, and the algorithm is small: the
  * normalizer's compiled map ({@link CharsMap}), then the unigram model's best segmentation
- * (Viterbi over the pieces' log probabilities) or BPE's merges by score, then byte fallback.
- * Models of type WORD or CHAR, and user-defined symbols matched across normalization, are not
- * covered; a WORD or CHAR model is refused when it is opened.
+ * (Viterbi over the pieces' log probabilities), BPE's merges by score, a WORD model's words
+ * (the normalized text cut before each {@code U+2581}, each word one piece or unknown) or a CHAR
+ * model's characters (a user-defined symbol taken whole where one starts), then byte fallback; a
+ * run of unknown pieces is one unknown id, as SentencePiece's processor merges them. User-defined
+ * symbols that normalization would change are not kept from it, as SentencePiece keeps them.
  *
  * <pre>{@code
  * SentencePieceTokenizer sp = SentencePieceTokenizer.open(Path.of("tokenizer.model"));
@@ -38,6 +40,7 @@ public final class SentencePieceTokenizer implements Tokenizer {
     private final SentencePieceModel model;
     private final SentencePieceNormalizer normalizer;
     private final PieceTrie trie = new PieceTrie();
+    private final PieceTrie userDefined = new PieceTrie(); // a CHAR model takes these whole
     private final Map<String, Integer> pieceIds = new HashMap<>();   // normal pieces, by their bytes (Latin-1)
     private final Map<String, Integer> reservedIds = new HashMap<>(); // control, unknown and byte pieces
     private final Map<String, Integer> allIds = new HashMap<>();      // tokenId: every piece by its text
@@ -64,6 +67,9 @@ public final class SentencePieceTokenizer implements Tokenizer {
             if (normal) {
                 trie.add(model.pieceBytes()[i], i);
             }
+            if (t == SentencePieceModel.USER_DEFINED) {
+                userDefined.add(model.pieceBytes()[i], i);
+            }
             if (t == SentencePieceModel.NORMAL) {
                 min = Math.min(min, model.scores()[i]);
                 max = Math.max(max, model.scores()[i]);
@@ -83,7 +89,7 @@ public final class SentencePieceTokenizer implements Tokenizer {
     /**
      * Reads a SentencePiece model.
      *
-     * @throws IOException when the file cannot be read, or is not a unigram or BPE model, naming the file and what is wrong
+     * @throws IOException when the file cannot be read, or is not a SentencePiece model, naming the file and what is wrong
      */
     public static SentencePieceTokenizer open(Path file) throws IOException {
         return new SentencePieceTokenizer(SentencePieceModel.read(file));
@@ -95,12 +101,46 @@ public final class SentencePieceTokenizer implements Tokenizer {
         byte[] norm = normalizer.normalize(text.getBytes(StandardCharsets.UTF_8), length);
         int n = length[0];
         IntList out = new IntList(n / 2 + 4);
-        if (model.modelType() == SentencePieceModel.UNIGRAM) {
-            unigram(norm, n, out);
-        } else {
-            bpe(norm, n, out);
+        switch (model.modelType()) {
+            case SentencePieceModel.UNIGRAM -> unigram(norm, n, out);
+            case SentencePieceModel.BPE -> bpe(norm, n, out);
+            case SentencePieceModel.WORD -> words(norm, n, out);
+            default -> chars(norm, n, out);
         }
         return out.toArray();
+    }
+
+    // word_model.cc: SplitIntoWords with its defaults (a word starts at the text's start and at each
+    // U+2581, whatever the trainer's whitespace-as-suffix says), each word looked up whole
+    private void words(byte[] s, int n, IntList out) {
+        int start = 0;
+        for (int pos = 0; pos < n; ) {
+            int len = Math.min(Utf8.oneCharLength(s[pos]), n - pos);
+            if (pos > start && isSpaceSymbol(s, pos, len)) {
+                emit(s, start, pos, pieceToId(s, start, pos), out);
+                start = pos;
+            }
+            pos += len;
+        }
+        if (n > start) {
+            emit(s, start, n, pieceToId(s, start, n), out);
+        }
+    }
+
+    private static boolean isSpaceSymbol(byte[] s, int pos, int len) { // U+2581 in UTF-8: E2 96 81
+        return len == 3 && s[pos] == (byte) 0xE2 && s[pos + 1] == (byte) 0x96 && s[pos + 2] == (byte) 0x81;
+    }
+
+    // char_model.cc: one character at a time, or the longest user-defined symbol that starts here
+    private void chars(byte[] s, int n, IntList out) {
+        int[] longest = new int[1];
+        for (int pos = 0; pos < n; ) {
+            longest[0] = Math.min(Utf8.oneCharLength(s[pos]), n - pos);
+            int from = pos;
+            userDefined.prefixes(s, from, n, (end, id) -> longest[0] = Math.max(longest[0], end - from));
+            emit(s, pos, pos + longest[0], pieceToId(s, pos, pos + longest[0]), out);
+            pos += longest[0];
+        }
     }
 
     // unigram_model.cc's EncodeOptimized: the best path ending at each byte, found left to right;
@@ -221,14 +261,15 @@ public final class SentencePieceTokenizer implements Tokenizer {
         return id == null ? model.unkId() : id;
     }
 
-    // an unknown piece becomes its UTF-8 bytes when the model falls back to bytes
+    // an unknown piece becomes its UTF-8 bytes when the model falls back to bytes; otherwise a run of
+    // unknown pieces is one, as sentencepiece_processor.cc merges them (for every model type)
     private void emit(byte[] s, int start, int end, int id, IntList out) {
         if (id == model.unkId() && model.byteFallback()) {
             for (int k = start; k < end; k++) {
                 int b = byteIds[s[k] & 0xFF];
                 out.add(b >= 0 ? b : model.unkId());
             }
-        } else {
+        } else if (id != model.unkId() || out.size == 0 || out.get(out.size - 1) != id) {
             out.add(id);
         }
     }
@@ -305,7 +346,13 @@ public final class SentencePieceTokenizer implements Tokenizer {
 
     @Override
     public String toString() {
-        return "SentencePieceTokenizer(" + model.file() + ", " + (model.modelType() == SentencePieceModel.BPE ? "BPE" : "unigram")
+        String type = switch (model.modelType()) {
+            case SentencePieceModel.UNIGRAM -> "unigram";
+            case SentencePieceModel.BPE -> "BPE";
+            case SentencePieceModel.WORD -> "word";
+            default -> "char";
+        };
+        return "SentencePieceTokenizer(" + model.file() + ", " + type
                 + ", " + model.pieces().length + " pieces, normalizer " + model.normalizerName() + ")";
     }
 

@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
-/** The tokenizers and ids that src/test/python/make_tokenizers.py wrote with the Python libraries. */
+/**
+ * The tokenizers and ids that src/test/python/make_tokenizers.py (and make_sp_word_char.py: SentencePiece word,
+ * char and BPE without byte fallback) wrote with the Python libraries.
+ */
 final class Fixtures {
     private Fixtures() {
     }

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SentencePieceTokenizerTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"unigram", "sp-bpe"})
+    @ValueSource(strings = {"unigram", "sp-bpe", "sp-word", "sp-char", "sp-bpe-unk"})
     void idsAreThoseOfPythonsSentencePiece(String name) throws IOException {
         List<String> corpus = Fixtures.corpus();
         List<int[]> expected = Fixtures.ids(name);
@@ -24,6 +24,25 @@ class SentencePieceTokenizerTest {
         for (int i = 0; i < corpus.size(); i++) {
             assertThat(sp.encode(corpus.get(i))).as("line %d: %s", i + 1, corpus.get(i)).containsExactly(expected.get(i));
         }
+    }
+
+    @Test
+    void wordAndCharModelsCutAsSentencePieceDoes() throws IOException {
+        SentencePieceTokenizer word = SentencePieceTokenizer.open(Fixtures.file("sp-word.model"));
+        int unk = word.specialTokens().unk().orElseThrow();
+        int the = word.tokenId("\u2581the").orElseThrow();
+        int model = word.tokenId("\u2581model").orElseThrow();
+        // one id a word; spaces collapse; two unknown words in a row are one unknown id, as Python gives
+        assertThat(word.encode("the  model")).containsExactly(the, model);
+        assertThat(word.encode("the qqq zzz model")).containsExactly(the, unk, model);
+        assertThat(word.decode(word.encode("the model"))).isEqualTo("the model");
+        SentencePieceTokenizer chars = SentencePieceTokenizer.open(Fixtures.file("sp-char.model"));
+        int tok = chars.tokenId("tok").orElseThrow(); // a user-defined symbol, taken whole
+        int t = chars.tokenId("t").orElseThrow();
+        assertThat(chars.encode("token")).startsWith(chars.tokenId("\u2581").orElseThrow(), tok);
+        assertThat(chars.encode("tot")).containsExactly(chars.tokenId("\u2581").orElseThrow(),
+                t, chars.tokenId("o").orElseThrow(), t);
+        assertThat(chars.toString()).contains("char");
     }
 
     @Test
