@@ -65,14 +65,15 @@ enum PolicyOp {
      * torchvision's {@code _apply_op} on a uint8 tensor ({@link TensorOps}), as {@link AugMix}
      * runs it: the warps through {@code grid_sample}, the blends in float32. Brightness,
      * posterize, solarize, equalize and invert have the same arithmetic as on a PIL image.
+     * {@code fill}: of the warps.
      */
-    void applyTensor(Tile tile, double magnitude, Interpolation interpolation) {
+    void applyTensor(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         switch (this) {
-            case SHEAR_X -> TensorOps.shearX(tile, magnitude, interpolation);
-            case SHEAR_Y -> TensorOps.shearY(tile, magnitude, interpolation);
-            case TRANSLATE_X -> TensorOps.translate(tile, (int) magnitude, 0, interpolation);
-            case TRANSLATE_Y -> TensorOps.translate(tile, 0, (int) magnitude, interpolation);
-            case ROTATE -> TensorOps.rotate(tile, magnitude, interpolation);
+            case SHEAR_X -> TensorOps.shearX(tile, magnitude, interpolation, fill);
+            case SHEAR_Y -> TensorOps.shearY(tile, magnitude, interpolation, fill);
+            case TRANSLATE_X -> TensorOps.translate(tile, (int) magnitude, 0, interpolation, fill);
+            case TRANSLATE_Y -> TensorOps.translate(tile, 0, (int) magnitude, interpolation, fill);
+            case ROTATE -> TensorOps.rotate(tile, magnitude, interpolation, fill);
             case COLOR -> TensorOps.saturation(tile, 1.0 + magnitude);
             case CONTRAST -> TensorOps.contrast(tile, 1.0 + magnitude);
             case SHARPNESS -> TensorOps.sharpness(tile, 1.0 + magnitude);
