@@ -10,10 +10,16 @@ package dev.stoker.vision.augment;
  * new AugMix().fill(Fill.of(124, 116, 104));  // fill=[124, 116, 104]
  * }</pre>
  *
- * <p>On a tensor (as {@link AugMix} warps) {@code None} and {@code 0} differ: with a fill,
- * torchvision samples a mask with the image and blends every bilinear pixel with the fill by
- * it, so an edge pixel of {@code fill=0} is darker than {@code fill=None}'s. Values are 0 to 255,
- * the image's 8-bit units: torchvision would cast a value outside them to uint8 unchecked.
+ * <p>torchvision applies a fill two ways, and Stoker follows each op's: on a PIL image (the
+ * warps of {@link Warp}: {@link RandomRotation}, {@link RandomAffine}, {@link RandomPerspective},
+ * {@link TrivialAugmentWide}, {@link RandAugment}, {@link AutoAugment}) it is Pillow's
+ * {@code fillcolor}, each value truncated to a whole number, and {@code None} is 0. On a tensor
+ * (as {@link AugMix} warps) a fraction is rounded half to even, and {@code None} and {@code 0}
+ * differ: with a fill, torchvision samples a mask with the image and blends every bilinear
+ * pixel with the fill by it, so an edge pixel of {@code fill=0} is darker than
+ * {@code fill=None}'s. One difference: torchvision refuses a one-value sequence on a PIL image
+ * ({@code [v]}), which Stoker takes as {@code v}, as torchvision does on a tensor. Values are 0
+ * to 255, the image's 8-bit units: torchvision would cast a value outside them unchecked.
  */
 public sealed interface Fill {
     /** torchvision's {@code fill=None}: black, without the mask. */
@@ -46,8 +52,8 @@ public sealed interface Fill {
     }
 
     /**
-     * A fill colour, in the image's 8-bit units (torchvision's values as given, a fraction rounded
-     * half to even where it lands in the image).
+     * A fill colour, in the image's 8-bit units (torchvision's values as given; a fraction is
+     * truncated on the PIL path, rounded half to even on the tensor path).
      *
      * @param red   0 to 255
      * @param green 0 to 255

@@ -42,13 +42,18 @@ enum PolicyOp {
 
     /** torchvision's {@code _apply_op(img, name, magnitude, interpolation, fill=None)}. */
     void apply(Tile tile, double magnitude, Interpolation interpolation) {
+        apply(tile, magnitude, interpolation, Fill.NONE);
+    }
+
+    /** torchvision's {@code _apply_op(img, name, magnitude, interpolation, fill)} on a PIL image. */
+    void apply(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         switch (this) {
             case IDENTITY -> { }
-            case SHEAR_X -> Warp.shearX(tile, magnitude, interpolation);
-            case SHEAR_Y -> Warp.shearY(tile, magnitude, interpolation);
-            case TRANSLATE_X -> Warp.translate(tile, (int) magnitude, 0, interpolation);
-            case TRANSLATE_Y -> Warp.translate(tile, 0, (int) magnitude, interpolation);
-            case ROTATE -> Warp.rotate(tile, magnitude, interpolation);
+            case SHEAR_X -> Warp.shearX(tile, magnitude, interpolation, fill);
+            case SHEAR_Y -> Warp.shearY(tile, magnitude, interpolation, fill);
+            case TRANSLATE_X -> Warp.translate(tile, (int) magnitude, 0, interpolation, fill);
+            case TRANSLATE_Y -> Warp.translate(tile, 0, (int) magnitude, interpolation, fill);
+            case ROTATE -> Warp.rotate(tile, magnitude, interpolation, fill);
             case BRIGHTNESS -> Adjust.brightness(tile, 1.0 + magnitude);
             case COLOR -> Adjust.saturation(tile, 1.0 + magnitude);
             case CONTRAST -> Adjust.contrast(tile, 1.0 + magnitude);
@@ -78,7 +83,7 @@ enum PolicyOp {
             case CONTRAST -> TensorOps.contrast(tile, 1.0 + magnitude);
             case SHARPNESS -> TensorOps.sharpness(tile, 1.0 + magnitude);
             case AUTO_CONTRAST -> TensorOps.autocontrast(tile);
-            default -> apply(tile, magnitude, interpolation);
+            default -> apply(tile, magnitude, interpolation, fill);
         }
     }
 
