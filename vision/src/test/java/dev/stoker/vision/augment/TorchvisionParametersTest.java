@@ -8,6 +8,7 @@ import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
 import dev.stoker.vision.Fixtures;
 import dev.stoker.vision.transform.RandomResizedCrop;
+import dev.stoker.vision.transform.Resize;
 import dev.stoker.vision.transform.SampleRandom;
 import dev.stoker.vision.transform.Tile;
 import java.lang.foreign.Arena;
@@ -124,5 +125,22 @@ class TorchvisionParametersTest {
         }
         assertThatThrownBy(() -> new RandomResizedCrop(16, 16, 0.5, 0.2, 0.75, 1.3)).hasMessageContaining("scaleMin <= scaleMax");
         assertThatThrownBy(() -> new RandomResizedCrop(0, 16)).hasMessageContaining("size is positive");
+    }
+
+    @Test
+    void resizeTakesMaxSizeAsTorchvision() {
+        int cases = 0;
+        for (String[] row : Fixtures.table("augment/resize_max.txt")) {
+            int[] v = Arrays.stream(row).mapToInt(Integer::parseInt).toArray();
+            assertThat(Resize.shorterSide(v[2], v[3]).outputSize(v[0], v[1])).as(String.join(" ", row))
+                    .containsExactly(v[4], v[5]);
+            cases++;
+        }
+        assertThat(cases).isEqualTo(40);
+        assertThat(Resize.shorterSide(256, 300).outputSize(500, 375)).containsExactly(300, 225);
+        assertThat(Resize.shorterSide(256, 1000).outputSize(500, 375)).isEqualTo(Resize.shorterSide(256).outputSize(500, 375));
+        // torchvision: "max_size = 256 must be strictly greater than the requested size for the smaller edge size"
+        assertThatThrownBy(() -> Resize.shorterSide(256, 256)).hasMessageContaining("larger than the shorter side");
+        assertThatThrownBy(() -> new Resize(224, 224, 0, 300)).hasMessageContaining("shorter side only");
     }
 }
