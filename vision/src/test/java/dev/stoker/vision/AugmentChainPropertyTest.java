@@ -34,6 +34,7 @@ import dev.stoker.vision.batch.Targets;
 import dev.stoker.vision.transform.CenterCrop;
 import dev.stoker.vision.transform.Normalize;
 import dev.stoker.vision.transform.PixelOp;
+import dev.stoker.vision.transform.RandomCrop;
 import dev.stoker.vision.transform.RandomHorizontalFlip;
 import dev.stoker.vision.transform.RandomResizedCrop;
 import dev.stoker.vision.transform.Resize;
@@ -94,7 +95,9 @@ class AugmentChainPropertyTest {
         if (r.nextBoolean()) {
             b.add(new RandomResizedCrop(size));
         } else {
-            b.add(Resize.shorterSide(size + r.nextInt(8))).add(new CenterCrop(size));
+            int more = r.nextInt(8);    // odd: a RandomCrop, padded by 0 to 2, from the one draw
+            b.add(Resize.shorterSide(size + more)).add(more % 2 == 0 ? new CenterCrop(size)
+                    : new RandomCrop(size).padding(more % 3));
         }
         if (r.nextBoolean()) {
             b.add(new RandomHorizontalFlip());
