@@ -52,6 +52,7 @@ ops = {  # AugmentBenchmark.op's names and parameters
     "equalize": lambda: F.equalize(img),
     "blur5": lambda: F.gaussian_blur(img, 5, 1.0),
     "blur23": lambda: F.gaussian_blur(img, 23, 1.0),
+    "vflip": lambda: F.vflip(img),
     "rotate": lambda: F.rotate(img, 30, interpolation=NEAREST),
     "shear": lambda: F.affine(img, angle=0.0, translate=[0, 0], scale=1.0,
                               shear=[math.degrees(math.atan(0.3)), 0.0], interpolation=NEAREST, center=[0, 0]),

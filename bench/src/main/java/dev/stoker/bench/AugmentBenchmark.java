@@ -11,6 +11,7 @@ import dev.stoker.vision.augment.ColorJitter;
 import dev.stoker.vision.augment.Interpolation;
 import dev.stoker.vision.augment.RandAugment;
 import dev.stoker.vision.augment.RandomErasing;
+import dev.stoker.vision.augment.RandomVerticalFlip;
 import dev.stoker.vision.augment.TrivialAugmentWide;
 import dev.stoker.vision.augment.Warp;
 import dev.stoker.vision.batch.CutMix;
@@ -73,6 +74,7 @@ public class AugmentBenchmark {
     private static final AutoAugment AUTO = new AutoAugment();
     private static final RandAugment RAND = new RandAugment();
     private static final TrivialAugmentWide TRIVIAL = new TrivialAugmentWide();
+    private static final RandomVerticalFlip VFLIP = new RandomVerticalFlip(1);
     /** augment_ops.py's perspective: the corners of the tile, and where they land. */
     private static final int[][] CORNERS = {{0, 0}, {223, 0}, {223, 223}, {0, 223}};
     private static final int[][] MOVED = {{10, 5}, {215, 12}, {220, 210}, {3, 218}};
@@ -82,8 +84,8 @@ public class AugmentBenchmark {
     @State(Scope.Thread)
     public static class PixelOpState {
         @Param({"brightness", "contrast", "saturation", "hue", "colorjitter", "sharpness", "grayscale", "invert",
-            "solarize", "posterize", "autocontrast", "equalize", "blur5", "blur23", "rotate", "shear", "translate",
-            "affine", "perspective", "autoaugment", "randaugment", "trivialaugment", "augmix"})
+            "solarize", "posterize", "autocontrast", "equalize", "blur5", "blur23", "vflip", "rotate", "shear",
+            "translate", "affine", "perspective", "autoaugment", "randaugment", "trivialaugment", "augmix"})
         public String op;
         byte[] source;
         Tile tile;
@@ -166,6 +168,7 @@ public class AugmentBenchmark {
             case "equalize" -> Adjust.equalize(tile);
             case "blur5" -> Adjust.gaussianBlur(tile, 5, 1.0);
             case "blur23" -> Adjust.gaussianBlur(tile, 23, 1.0);
+            case "vflip" -> VFLIP.apply(tile, SampleRandom.of(1, 0, s.sample++));
             case "rotate" -> Warp.rotate(tile, 30);
             case "shear" -> Warp.shearX(tile, 0.3);
             case "translate" -> Warp.translate(tile, 12, -7);
