@@ -11,6 +11,8 @@ _parse_fill turns into Pillow's fillcolor (each value int()-truncated): rotate (
 image, so 90 degrees is a warp too), affine through the 16.16 fixed-point path, a translation
 (Pillow's scale-only path), perspective, each nearest and bilinear, and the auto-augment ShearX
 through _apply_op; fills 0, 127.9 (truncated to 127) and [10, 200, 255].
+warp_center.txt / .rgb: F.rotate and F.affine about a given center (RandomRotation's and
+RandomAffine's center), nearest and bilinear; 180 degrees about a point is a warp, not a transpose.
 """
 import os
 import numpy as np
@@ -51,6 +53,23 @@ def main():
     write(os.path.join(d, "warp_fill.rgb"), bytes(blob))
     write(os.path.join(d, "warp_fill.txt"), ("# on augmix_fill_in.rgb (20x16): warp interpolation fill offset\n"
                                              + "\n".join(rows) + "\n").encode())
+
+    centred = {
+        "rotate30": lambda i, m, c: F.rotate(i, 30.0, m, center=c),
+        "rotate180": lambda i, m, c: F.rotate(i, 180.0, m, center=c),
+        "rotate0": lambda i, m, c: F.rotate(i, 0.0, m, center=c),
+        "affine": lambda i, m, c: F.affine(i, 15.0, [3, -2], 1.1, [5.0, 3.0], m, center=c),
+    }
+    rows, blob = [], bytearray()
+    for center in ([0, 0], [5, 7], [10, 8], [19, 3]):
+        for name, fn in centred.items():
+            for interp, mode in modes.items():
+                out = fn(img, mode, center)
+                rows.append(f"{name} {interp} {center[0]} {center[1]} {len(blob)}")
+                blob += np.asarray(out).tobytes()
+    write(os.path.join(d, "warp_center.rgb"), bytes(blob))
+    write(os.path.join(d, "warp_center.txt"), ("# on augmix_fill_in.rgb (20x16): warp interpolation x y offset\n"
+                                               + "\n".join(rows) + "\n").encode())
 
 
 if __name__ == "__main__":

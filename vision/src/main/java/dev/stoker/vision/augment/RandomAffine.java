@@ -5,8 +5,8 @@ import dev.stoker.vision.transform.SampleRandom;
 import dev.stoker.vision.transform.Tile;
 
 /**
- * torchvision's {@code RandomAffine(degrees, translate, scale, shear, interpolation, fill)}
- * (nearest and black by default), about the centre, on the resampled output ({@link Warp#affine}).
+ * torchvision's {@code RandomAffine(degrees, translate, scale, shear, interpolation, fill, center)}
+ * (nearest, black and the middle by default), on the resampled output ({@link Warp#affine}).
  *
  * <pre>{@code
  * RandomAffine.of(10).translate(0.1, 0.1).scale(0.9, 1.1).shear(-5, 5);
@@ -29,10 +29,12 @@ import dev.stoker.vision.transform.Tile;
  * @param shearYMax    the largest y shear
  * @param interpolation nearest (torchvision's default) or bilinear
  * @param fill          where the warp uncovers ({@link Fill#NONE}: black, torchvision's default 0)
+ * @param center        the point the warp turns, scales and shears about ({@link Center#IMAGE}: the middle)
  */
 public record RandomAffine(double degreesMin, double degreesMax, double translateX, double translateY,
                            double scaleMin, double scaleMax, double shearXMin, double shearXMax, double shearYMin,
-                           double shearYMax, Interpolation interpolation, Fill fill) implements PixelOp {
+                           double shearYMax, Interpolation interpolation, Fill fill, Center center)
+        implements PixelOp {
     public RandomAffine {
         if (!(degreesMin <= degreesMax) || !(translateX >= 0 && translateX <= 1 && translateY >= 0 && translateY <= 1)
                 || !(scaleMin > 0 && scaleMin <= scaleMax) || !(shearXMin <= shearXMax) || !(shearYMin <= shearYMax)) {
@@ -43,6 +45,7 @@ public record RandomAffine(double degreesMin, double degreesMax, double translat
         }
         java.util.Objects.requireNonNull(interpolation, "interpolation");
         java.util.Objects.requireNonNull(fill, "fill (Fill.NONE for torchvision's default 0)");
+        java.util.Objects.requireNonNull(center, "center (Center.IMAGE for torchvision's None)");
     }
 
     /** These ranges, black fill. */
@@ -50,7 +53,7 @@ public record RandomAffine(double degreesMin, double degreesMax, double translat
                         double scaleMax, double shearXMin, double shearXMax, double shearYMin, double shearYMax,
                         Interpolation interpolation) {
         this(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, shearXMin, shearXMax, shearYMin,
-                shearYMax, interpolation, Fill.NONE);
+                shearYMax, interpolation, Fill.NONE, Center.IMAGE);
     }
 
     /** Rotation only, in {@code [-degrees, degrees]}: {@code RandomAffine(degrees)}; {@code degrees} non-negative, as torchvision's. */
@@ -66,13 +69,13 @@ public record RandomAffine(double degreesMin, double degreesMax, double translat
     /** The same, shifted by up to {@code x} of the width and {@code y} of the height. */
     public RandomAffine translate(double x, double y) {
         return new RandomAffine(degreesMin, degreesMax, x, y, scaleMin, scaleMax, shearXMin, shearXMax, shearYMin,
-                shearYMax, interpolation, fill);
+                shearYMax, interpolation, fill, center);
     }
 
     /** The same, scaled by a factor in {@code [min, max]}. */
     public RandomAffine scale(double min, double max) {
         return new RandomAffine(degreesMin, degreesMax, translateX, translateY, min, max, shearXMin, shearXMax,
-                shearYMin, shearYMax, interpolation, fill);
+                shearYMin, shearYMax, interpolation, fill, center);
     }
 
     /** The same, sheared across by {@code [-degrees, degrees]}: {@code shear=degrees}, non-negative as torchvision's. */
@@ -83,25 +86,31 @@ public record RandomAffine(double degreesMin, double degreesMax, double translat
     /** The same, sheared across by {@code [min, max]} degrees. */
     public RandomAffine shear(double min, double max) {
         return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, min, max, 0, 0,
-                interpolation, fill);
+                interpolation, fill, center);
     }
 
     /** The same, sheared across and down. */
     public RandomAffine shear(double xMin, double xMax, double yMin, double yMax) {
         return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, xMin, xMax, yMin,
-                yMax, interpolation, fill);
+                yMax, interpolation, fill, center);
     }
 
     /** The same, read with {@code interpolation} (nearest by default). */
     public RandomAffine interpolation(Interpolation interpolation) {
         return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, shearXMin, shearXMax,
-                shearYMin, shearYMax, interpolation, fill);
+                shearYMin, shearYMax, interpolation, fill, center);
     }
 
     /** The same, {@code fill} where the warp uncovers (Pillow's {@code fillcolor}; {@link Warp}). */
     public RandomAffine fill(Fill fill) {
         return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, shearXMin, shearXMax,
-                shearYMin, shearYMax, interpolation, fill);
+                shearYMin, shearYMax, interpolation, fill, center);
+    }
+
+    /** The same, about {@code center}. */
+    public RandomAffine center(Center center) {
+        return new RandomAffine(degreesMin, degreesMax, translateX, translateY, scaleMin, scaleMax, shearXMin, shearXMax,
+                shearYMin, shearYMax, interpolation, fill, center);
     }
 
     private static double nonNegative(String what, double v) {
@@ -133,6 +142,6 @@ public record RandomAffine(double degreesMin, double degreesMax, double translat
                 shearY = random.uniform(shearYMin, shearYMax);
             }
         }
-        Warp.affine(tile, angle, dx, dy, scale, shearX, shearY, interpolation, fill);
+        Warp.affine(tile, angle, dx, dy, scale, shearX, shearY, interpolation, fill, center);
     }
 }

@@ -92,11 +92,19 @@ public final class Warp {
     /** As {@link #affine(Tile, double, int, int, double, double, double)}, with {@code interpolation} and {@code fill}. */
     public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY,
                               Interpolation interpolation, Fill fill) {
+        affine(tile, angle, dx, dy, scale, shearX, shearY, interpolation, fill, Center.IMAGE);
+    }
+
+    /** As {@link #affine(Tile, double, int, int, double, double, double)}, about {@code center}. */
+    public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY,
+                              Interpolation interpolation, Fill fill, Center center) {
         if (!(scale > 0) || Double.isInfinite(scale)) {
             throw new IllegalArgumentException("an affine scale is positive, not " + scale);
         }
-        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, angle, dx, dy, scale,
-                Math.toRadians(shearX), Math.toRadians(shearY)), interpolation, fill);
+        double cx = center instanceof Center.Point p ? p.x() : tile.width() * 0.5;
+        double cy = center instanceof Center.Point p ? p.y() : tile.height() * 0.5;
+        affine(tile, inverseMatrix(cx, cy, angle, dx, dy, scale, Math.toRadians(shearX), Math.toRadians(shearY)),
+                interpolation, fill);
     }
 
     /** {@code F.rotate(img, angle)}: counter-clockwise by {@code angle} degrees about the centre, the same size. */
@@ -111,23 +119,29 @@ public final class Warp {
 
     /** As {@link #rotate(Tile, double)}, with {@code interpolation} and {@code fill}. */
     public static void rotate(Tile tile, double angle, Interpolation interpolation, Fill fill) {
+        rotate(tile, angle, interpolation, fill, Center.IMAGE);
+    }
+
+    /** As {@link #rotate(Tile, double)}, about {@code center} (a point given: no transpose shortcut, as Pillow). */
+    public static void rotate(Tile tile, double angle, Interpolation interpolation, Fill fill, Center center) {
         double a = angle % 360.0;
         if (a < 0) {
             a += 360.0;    // Python's modulo
         }
         int w = tile.width();
         int h = tile.height();
-        if (a == 0) {
+        boolean shortcuts = !(center instanceof Center.Point);
+        if (a == 0 && shortcuts) {
             return;
         }
-        if (a == 180 || ((a == 90 || a == 270) && w == h)) {
+        if (shortcuts && (a == 180 || ((a == 90 || a == 270) && w == h))) {
             transpose(tile, (int) a);
             return;
         }
         double r = -Math.toRadians(a);
         double[] m = {round15(Math.cos(r)), round15(Math.sin(r)), 0.0, round15(-Math.sin(r)), round15(Math.cos(r)), 0.0};
-        double cx = w / 2.0;
-        double cy = h / 2.0;
+        double cx = center instanceof Center.Point p ? p.x() : w / 2.0;
+        double cy = center instanceof Center.Point p ? p.y() : h / 2.0;
         double x = -cx;
         double y = -cy;
         m[2] = m[0] * x + m[1] * y + m[2];
