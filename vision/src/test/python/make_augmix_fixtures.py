@@ -49,6 +49,42 @@ class Scripted:
         assert not self.ints, f"draws left over: {self.ints}"
 
 
+def scripted_run(aug, name, img, rng, offset):
+    """aug(img) with its draws taken from rng (and torch's Dirichlets), replayable: (augmix.txt's row, the output)."""
+    from torchvision import transforms as T
+    n_ops = len(aug._augmentation_space(10, (img.size[1], img.size[0])))
+    dirichlets = [torch._sample_dirichlet(torch.tensor([[aug.alpha, aug.alpha]])),
+                  torch._sample_dirichlet(torch.tensor([[aug.alpha] * aug.mixture_width]))]
+    given = list(dirichlets)
+    aug._sample_dirichlet = lambda params: given.pop(0)
+    ints, chains = [], []
+    space = list(aug._augmentation_space(10, (img.size[1], img.size[0])).items())
+    for _ in range(aug.mixture_width):
+        depth = aug.chain_depth if aug.chain_depth > 0 else int(rng.integers(1, 4))
+        if aug.chain_depth <= 0:
+            ints.append(depth)
+        chain = []
+        for _ in range(depth):
+            op = int(rng.integers(n_ops))
+            ints.append(op)
+            mags, signed = space[op][1]
+            b = int(rng.integers(aug.severity)) if mags.ndim > 0 else 0
+            if mags.ndim > 0:
+                ints.append(b)
+            s = int(rng.integers(2)) if signed else 0
+            if signed:
+                ints.append(s)
+            chain.append(f"{op}:{b}:{s}")
+        chains.append(",".join(chain))
+    with Scripted(ints):
+        out = aug(img)
+    interp = "nearest" if aug.interpolation == T.InterpolationMode.NEAREST else "bilinear"
+    weights = [repr(float(v)) for v in dirichlets[0][0]] + [repr(float(v)) for v in dirichlets[1][0]]
+    row = (f"{name} {img.size[0]} {img.size[1]} {aug.severity} {aug.mixture_width} {aug.chain_depth} "
+           f"{aug.alpha} {int(aug.all_ops)} {interp} {offset} {' '.join(weights)} {' '.join(chains)}")
+    return row, out
+
+
 def main():
     from torchvision import transforms as T
     from torchvision.transforms import functional as F
@@ -95,36 +131,8 @@ def main():
         name = ["photo", "flat", "low", "square"][k % 4] if k < 10 else "augmix_big"
         img = imgs[name] if k < 10 else big
         aug = T.AugMix(**cfg)
-        n_ops = len(aug._augmentation_space(10, (img.size[1], img.size[0])))
-        dirichlets = [torch._sample_dirichlet(torch.tensor([[aug.alpha, aug.alpha]])),
-                      torch._sample_dirichlet(torch.tensor([[aug.alpha] * aug.mixture_width]))]
-        given = list(dirichlets)
-        aug._sample_dirichlet = lambda params: given.pop(0)
-        ints, chains = [], []
-        space = list(aug._augmentation_space(10, (img.size[1], img.size[0])).items())
-        for _ in range(aug.mixture_width):
-            depth = aug.chain_depth if aug.chain_depth > 0 else int(rng.integers(1, 4))
-            if aug.chain_depth <= 0:
-                ints.append(depth)
-            chain = []
-            for _ in range(depth):
-                op = int(rng.integers(n_ops))
-                ints.append(op)
-                mags, signed = space[op][1]
-                b = int(rng.integers(aug.severity)) if mags.ndim > 0 else 0
-                if mags.ndim > 0:
-                    ints.append(b)
-                s = int(rng.integers(2)) if signed else 0
-                if signed:
-                    ints.append(s)
-                chain.append(f"{op}:{b}:{s}")
-            chains.append(",".join(chain))
-        with Scripted(ints):
-            out = aug(img)
-        interp = "nearest" if aug.interpolation == T.InterpolationMode.NEAREST else "bilinear"
-        weights = [repr(float(v)) for v in dirichlets[0][0]] + [repr(float(v)) for v in dirichlets[1][0]]
-        rows.append(f"{name} {img.size[0]} {img.size[1]} {aug.severity} {aug.mixture_width} {aug.chain_depth} "
-                    f"{aug.alpha} {int(aug.all_ops)} {interp} {len(blob)} {' '.join(weights)} {' '.join(chains)}")
+        row, out = scripted_run(aug, name, img, rng, len(blob))
+        rows.append(row)
         blob += np.asarray(out).tobytes()
     write(os.path.join(d, "augmix.rgb"), bytes(blob))
     write(os.path.join(d, "augmix.txt"), (

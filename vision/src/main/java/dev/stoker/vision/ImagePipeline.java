@@ -21,6 +21,7 @@ import dev.stoker.vision.transform.Geometry;
 import dev.stoker.vision.transform.ImageTransform;
 import dev.stoker.vision.transform.Normalize;
 import dev.stoker.vision.transform.PixelOp;
+import dev.stoker.vision.transform.RandomCrop;
 import dev.stoker.vision.transform.RandomHorizontalFlip;
 import dev.stoker.vision.transform.RandomResizedCrop;
 import dev.stoker.vision.transform.Resampler;
@@ -322,13 +323,22 @@ public final class ImagePipeline implements AutoCloseable {
          * Appends a geometric step; they apply in the order added, before every pixel and tensor op.
          *
          * @throws IllegalStateException when a pixel or tensor op was added before it: pixel ops
-         *     run on the resampled output, so a geometric step after one would silently move
+         *     run on the resampled output, so a geometric step after one would silently move; or
+         *     when it resizes after a {@link RandomCrop} that may pad (the one resample cannot
+         *     resize padding, and only some samples would fail)
          */
         public Builder add(ImageTransform transform) {
             Objects.requireNonNull(transform, "transform");
             if (!pixelOps.isEmpty() || !tensorOps.isEmpty()) {
                 throw new IllegalStateException("add " + transform + " before the pixel and tensor ops: geometric steps"
                         + " compose into one resample, which runs before them");
+            }
+            if ((transform instanceof Resize || transform instanceof RandomResizedCrop) && transforms.stream()
+                    .anyMatch(t -> t instanceof RandomCrop c && (c.padLeft() + c.padTop() + c.padRight()
+                            + c.padBottom() > 0 || c.padIfSmaller()))) {
+                throw new IllegalStateException(transform + " after a RandomCrop that pads is not there: the one"
+                        + " resample cannot resize padding (torchvision resizes the padded image); resize first, or"
+                        + " crop without padding");
             }
             transforms.add(transform);
             return this;

@@ -11,6 +11,7 @@ import dev.stoker.tensor.Tensor;
 import dev.stoker.vision.augment.AugMix;
 import dev.stoker.vision.augment.AutoAugment;
 import dev.stoker.vision.augment.ColorJitter;
+import dev.stoker.vision.augment.Fill;
 import dev.stoker.vision.augment.GaussianBlur;
 import dev.stoker.vision.augment.Interpolation;
 import dev.stoker.vision.augment.RandAugment;
@@ -33,6 +34,7 @@ import dev.stoker.vision.batch.Targets;
 import dev.stoker.vision.transform.CenterCrop;
 import dev.stoker.vision.transform.Normalize;
 import dev.stoker.vision.transform.PixelOp;
+import dev.stoker.vision.transform.RandomCrop;
 import dev.stoker.vision.transform.RandomHorizontalFlip;
 import dev.stoker.vision.transform.RandomResizedCrop;
 import dev.stoker.vision.transform.Resize;
@@ -66,12 +68,21 @@ class AugmentChainPropertyTest {
             r -> new RandomAutocontrast(r.nextDouble()),
             r -> new RandomEqualize(r.nextDouble()),
             r -> new RandomAdjustSharpness(r.nextDouble(3), r.nextDouble()),
-            r -> new TrivialAugmentWide(r.nextBoolean() ? Interpolation.NEAREST : Interpolation.BILINEAR),
+            r -> {    // the fills from draws already made: an extra draw would change the chains the seed gives
+                boolean bilinear = r.nextBoolean();
+                return new TrivialAugmentWide(bilinear ? Interpolation.BILINEAR : Interpolation.NEAREST)
+                        .fill(bilinear ? Fill.of(90) : Fill.NONE);
+            },
             r -> new RandAugment(1 + r.nextInt(3), r.nextInt(31)),
             r -> new AutoAugment(),
             r -> new AugMix(1 + r.nextInt(10), 1 + r.nextInt(4), r.nextInt(5) - 1, r.nextDouble(0.2, 2), r.nextBoolean(),
-                    r.nextBoolean() ? Interpolation.NEAREST : Interpolation.BILINEAR),
-            r -> new RandomRotation(-r.nextDouble(180), r.nextDouble(180), Interpolation.BILINEAR),
+                    r.nextBoolean() ? Interpolation.NEAREST : Interpolation.BILINEAR)
+                    .fill(r.nextBoolean() ? Fill.NONE : Fill.of(r.nextInt(256), r.nextInt(256), r.nextInt(256))),
+            r -> {
+                double lo = r.nextDouble(180);
+                return new RandomRotation(-lo, r.nextDouble(180), Interpolation.BILINEAR)
+                        .fill(Fill.of((int) lo, 255 - (int) lo, 40));
+            },
             r -> RandomAffine.of(r.nextDouble(45)).translate(r.nextDouble(0.3), r.nextDouble(0.3))
                     .scale(0.7, 0.7 + r.nextDouble(0.6)).shear(-10, 10, -5, 5));
 
@@ -84,7 +95,9 @@ class AugmentChainPropertyTest {
         if (r.nextBoolean()) {
             b.add(new RandomResizedCrop(size));
         } else {
-            b.add(Resize.shorterSide(size + r.nextInt(8))).add(new CenterCrop(size));
+            int more = r.nextInt(8);    // odd: a RandomCrop, padded by 0 to 2, from the one draw
+            b.add(Resize.shorterSide(size + more)).add(more % 2 == 0 ? new CenterCrop(size)
+                    : new RandomCrop(size).padding(more % 3));
         }
         if (r.nextBoolean()) {
             b.add(new RandomHorizontalFlip());

@@ -227,23 +227,30 @@ public final class Adjust {
      * float32 sum lands on the other side of a half (none does in the parity fixtures).
      */
     public static void gaussianBlur(Tile tile, int kernelSize, double sigma) {
-        if (kernelSize < 1 || kernelSize % 2 == 0) {
-            throw new IllegalArgumentException("a blur kernel size is odd and positive, not " + kernelSize);
+        gaussianBlur(tile, kernelSize, kernelSize, sigma);
+    }
+
+    /** {@code F.gaussian_blur(img, [kx, ky], [sigma, sigma])}: {@code kx} across, {@code ky} down. */
+    public static void gaussianBlur(Tile tile, int kx, int ky, double sigma) {
+        if (kx < 1 || kx % 2 == 0 || ky < 1 || ky % 2 == 0) {
+            throw new IllegalArgumentException("a blur kernel size is odd and positive, not " + kx + "x" + ky);
         }
         if (!(sigma > 0)) {
             throw new IllegalArgumentException("a blur sigma is positive, not " + sigma);
         }
         int w = tile.width();
         int h = tile.height();
-        int half = kernelSize / 2;
-        if (half >= w || half >= h) {
-            throw new IllegalArgumentException("a blur kernel of " + kernelSize + " needs an image larger than half of it,"
-                    + " not " + w + "x" + h + " (reflect padding)");
+        int halfX = kx / 2;
+        int halfY = ky / 2;
+        if (halfX >= w || halfY >= h) {
+            throw new IllegalArgumentException("a blur kernel of " + kx + "x" + ky + " needs an image larger than half"
+                    + " of it, not " + w + "x" + h + " (reflect padding)");
         }
-        float[] k1 = gaussianKernel(kernelSize, (float) sigma);
+        float[] kernelX = gaussianKernel(kx, (float) sigma);
+        float[] kernelY = ky == kx ? kernelX : gaussianKernel(ky, (float) sigma);
         byte[] px = tile.pixels();
         // Separable: rows, then columns, summed in double (torch sums the 2-D float32 kernel, whose
-        // weights are the float32 products k1[i] * k1[j]; the difference stays far below a half).
+        // weights are the float32 products kernelY[i] * kernelX[j]; the difference stays far below a half).
         double[] rows = blurRows(3 * w * h);
         for (int y = 0; y < h; y++) {
             int base = 3 * y * w;
@@ -251,9 +258,9 @@ public final class Adjust {
                 double s0 = 0;
                 double s1 = 0;
                 double s2 = 0;
-                for (int j = 0; j < kernelSize; j++) {
-                    int at = base + 3 * reflect(x + j - half, w);
-                    double kv = k1[j];
+                for (int j = 0; j < kx; j++) {
+                    int at = base + 3 * reflect(x + j - halfX, w);
+                    double kv = kernelX[j];
                     s0 += kv * (px[at] & 0xFF);
                     s1 += kv * (px[at + 1] & 0xFF);
                     s2 += kv * (px[at + 2] & 0xFF);
@@ -268,8 +275,8 @@ public final class Adjust {
         for (int y = 0; y < h; y++) {
             for (int i = 0, n = stride; i < n; i++) {
                 double acc = 0;
-                for (int k = 0; k < kernelSize; k++) {
-                    acc += k1[k] * rows[reflect(y + k - half, h) * stride + i];
+                for (int k = 0; k < ky; k++) {
+                    acc += kernelY[k] * rows[reflect(y + k - halfY, h) * stride + i];
                 }
                 px[y * stride + i] = (byte) roundClip(acc);
             }

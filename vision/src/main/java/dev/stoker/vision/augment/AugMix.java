@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * torchvision 0.14's {@code AugMix(severity=3, mixture_width=3, chain_depth=-1, alpha=1.0,
- * all_ops=True, interpolation=BILINEAR)}, black fill: {@code mixtureWidth} chains of one to
+ * all_ops=True, interpolation=BILINEAR, fill=None)}: {@code mixtureWidth} chains of one to
  * three random ops (or {@code chainDepth}) each run on a copy of the image, then mixed with it:
  * {@code m0 * image + m1 * sum(w_i * chain_i)}, {@code (m0, m1)} from {@code Dirichlet(alpha,
  * alpha)} and {@code w} from {@code Dirichlet(alpha, ..., alpha)}, in float32, truncated to 8 bits.
@@ -15,6 +15,7 @@ import java.util.Objects;
  * <pre>{@code
  * ImagePipeline.builder().add(new RandomResizedCrop(224)).add(new RandomHorizontalFlip())
  *         .add(new AugMix()).build();
+ * new AugMix().fill(Fill.of(128));     // fill=128: what the warps uncover is grey
  * }</pre>
  *
  * <p>As torchvision, which turns a PIL image into a uint8 tensor first, the ops run with the
@@ -35,9 +36,10 @@ import java.util.Objects;
  * @param alpha         the Dirichlet concentration, positive
  * @param allOps        whether brightness, colour, contrast and sharpness are in the space
  * @param interpolation of the warps
+ * @param fill          what the warps uncover ({@link Fill#NONE}: torchvision's {@code None}, black)
  */
 public record AugMix(int severity, int mixtureWidth, int chainDepth, double alpha, boolean allOps,
-                     Interpolation interpolation) implements PixelOp {
+                     Interpolation interpolation, Fill fill) implements PixelOp {
     private static final int BINS = 10;
     private static final PolicyOp[] ALL_OPS = {PolicyOp.SHEAR_X, PolicyOp.SHEAR_Y, PolicyOp.TRANSLATE_X,
         PolicyOp.TRANSLATE_Y, PolicyOp.ROTATE, PolicyOp.POSTERIZE, PolicyOp.SOLARIZE, PolicyOp.AUTO_CONTRAST,
@@ -59,11 +61,23 @@ public record AugMix(int severity, int mixtureWidth, int chainDepth, double alph
             throw new IllegalArgumentException("AugMix's alpha is positive and finite, not " + alpha);
         }
         Objects.requireNonNull(interpolation, "interpolation");
+        Objects.requireNonNull(fill, "fill (Fill.NONE for torchvision's None)");
     }
 
-    /** torchvision 0.14's defaults: severity 3, 3 chains of 1 to 3 ops, alpha 1, all ops, bilinear. */
+    /** These parameters, {@code fill=None}. */
+    public AugMix(int severity, int mixtureWidth, int chainDepth, double alpha, boolean allOps,
+                  Interpolation interpolation) {
+        this(severity, mixtureWidth, chainDepth, alpha, allOps, interpolation, Fill.NONE);
+    }
+
+    /** torchvision 0.14's defaults: severity 3, 3 chains of 1 to 3 ops, alpha 1, all ops, bilinear, fill None. */
     public AugMix() {
         this(3, 3, -1, 1.0, true, Interpolation.BILINEAR);
+    }
+
+    /** The same with the warps' {@code fill}. */
+    public AugMix fill(Fill fill) {
+        return new AugMix(severity, mixtureWidth, chainDepth, alpha, allOps, interpolation, fill);
     }
 
     /** The ops of the space, in torchvision's order ({@code _augmentation_space}'s keys). */
@@ -93,7 +107,7 @@ public record AugMix(int severity, int mixtureWidth, int chainDepth, double alph
                 magnitudes[i][k] = magnitude;
             }
         }
-        mix(tile, m, weights, ops, magnitudes, interpolation);
+        mix(tile, m, weights, ops, magnitudes, interpolation, fill);
     }
 
     /** A float32 draw from {@code Dirichlet(alpha, ..., alpha)} of {@code n} components. */
@@ -122,7 +136,7 @@ public record AugMix(int severity, int mixtureWidth, int chainDepth, double alph
      * {@code mix += (w_i * m1) * chain_i}, then {@code .to(uint8)} (truncation).
      */
     static void mix(Tile tile, float[] m, float[] weights, PolicyOp[][] ops, double[][] magnitudes,
-                    Interpolation interpolation) {
+                    Interpolation interpolation, Fill fill) {
         int n = tile.length();
         Work work = WORK.get();
         Tile chain = work.chain(tile);
@@ -136,7 +150,7 @@ public record AugMix(int severity, int mixtureWidth, int chainDepth, double alph
             byte[] aug = chain.pixels();
             System.arraycopy(px, 0, aug, 0, n);
             for (int k = 0; k < ops[c].length; k++) {
-                ops[c][k].applyTensor(chain, magnitudes[c][k], interpolation);
+                ops[c][k].applyTensor(chain, magnitudes[c][k], interpolation, fill);
             }
             for (int i = 0; i < n; i++) {
                 acc[i] += w * (aug[i] & 0xFF);

@@ -5,8 +5,8 @@ import dev.stoker.vision.transform.SampleRandom;
 import dev.stoker.vision.transform.Tile;
 
 /**
- * torchvision's {@code AutoAugment(AutoAugmentPolicy.IMAGENET)} with nearest neighbours and black
- * fill: per image, one of the 25 learned sub-policies chosen uniformly; each of its two ops runs
+ * torchvision's {@code AutoAugment(AutoAugmentPolicy.IMAGENET, interpolation=NEAREST,
+ * fill=None)}: per image, one of the 25 learned sub-policies chosen uniformly; each of its two ops runs
  * with its probability, at its magnitude bin (of 10), negated half the time for the signed ops.
  *
  * <pre>{@code
@@ -17,8 +17,9 @@ import dev.stoker.vision.transform.Tile;
  * <p>Draws, as torchvision's {@code get_params}: the sub-policy; two probabilities; two signs.
  *
  * @param interpolation of the shear and rotate ops
+ * @param fill          what those uncover ({@link Fill#NONE}: black)
  */
-public record AutoAugment(Interpolation interpolation) implements PixelOp {
+public record AutoAugment(Interpolation interpolation, Fill fill) implements PixelOp {
     private static final int BINS = 10;
 
     /** One op of a sub-policy: the op, its probability, its magnitude bin (-1: none). */
@@ -55,6 +56,17 @@ public record AutoAugment(Interpolation interpolation) implements PixelOp {
 
     public AutoAugment {
         java.util.Objects.requireNonNull(interpolation, "interpolation");
+        java.util.Objects.requireNonNull(fill, "fill (Fill.NONE for torchvision's None)");
+    }
+
+    /** The ImageNet policy with {@code interpolation}, {@code fill=None}. */
+    public AutoAugment(Interpolation interpolation) {
+        this(interpolation, Fill.NONE);
+    }
+
+    /** The same with the warps' {@code fill} (Pillow's {@code fillcolor}; {@link Warp}). */
+    public AutoAugment fill(Fill fill) {
+        return new AutoAugment(interpolation, fill);
     }
 
     /** torchvision's default, nearest. */
@@ -79,7 +91,7 @@ public record AutoAugment(Interpolation interpolation) implements PixelOp {
                 if (step.op().signed && signs[i] == 0) {
                     m = -m;
                 }
-                step.op().apply(tile, m, interpolation);
+                step.op().apply(tile, m, interpolation, fill);
             }
         }
     }

@@ -42,13 +42,18 @@ enum PolicyOp {
 
     /** torchvision's {@code _apply_op(img, name, magnitude, interpolation, fill=None)}. */
     void apply(Tile tile, double magnitude, Interpolation interpolation) {
+        apply(tile, magnitude, interpolation, Fill.NONE);
+    }
+
+    /** torchvision's {@code _apply_op(img, name, magnitude, interpolation, fill)} on a PIL image. */
+    void apply(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         switch (this) {
             case IDENTITY -> { }
-            case SHEAR_X -> Warp.shearX(tile, magnitude, interpolation);
-            case SHEAR_Y -> Warp.shearY(tile, magnitude, interpolation);
-            case TRANSLATE_X -> Warp.translate(tile, (int) magnitude, 0, interpolation);
-            case TRANSLATE_Y -> Warp.translate(tile, 0, (int) magnitude, interpolation);
-            case ROTATE -> Warp.rotate(tile, magnitude, interpolation);
+            case SHEAR_X -> Warp.shearX(tile, magnitude, interpolation, fill);
+            case SHEAR_Y -> Warp.shearY(tile, magnitude, interpolation, fill);
+            case TRANSLATE_X -> Warp.translate(tile, (int) magnitude, 0, interpolation, fill);
+            case TRANSLATE_Y -> Warp.translate(tile, 0, (int) magnitude, interpolation, fill);
+            case ROTATE -> Warp.rotate(tile, magnitude, interpolation, fill);
             case BRIGHTNESS -> Adjust.brightness(tile, 1.0 + magnitude);
             case COLOR -> Adjust.saturation(tile, 1.0 + magnitude);
             case CONTRAST -> Adjust.contrast(tile, 1.0 + magnitude);
@@ -65,19 +70,20 @@ enum PolicyOp {
      * torchvision's {@code _apply_op} on a uint8 tensor ({@link TensorOps}), as {@link AugMix}
      * runs it: the warps through {@code grid_sample}, the blends in float32. Brightness,
      * posterize, solarize, equalize and invert have the same arithmetic as on a PIL image.
+     * {@code fill}: of the warps.
      */
-    void applyTensor(Tile tile, double magnitude, Interpolation interpolation) {
+    void applyTensor(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         switch (this) {
-            case SHEAR_X -> TensorOps.shearX(tile, magnitude, interpolation);
-            case SHEAR_Y -> TensorOps.shearY(tile, magnitude, interpolation);
-            case TRANSLATE_X -> TensorOps.translate(tile, (int) magnitude, 0, interpolation);
-            case TRANSLATE_Y -> TensorOps.translate(tile, 0, (int) magnitude, interpolation);
-            case ROTATE -> TensorOps.rotate(tile, magnitude, interpolation);
+            case SHEAR_X -> TensorOps.shearX(tile, magnitude, interpolation, fill);
+            case SHEAR_Y -> TensorOps.shearY(tile, magnitude, interpolation, fill);
+            case TRANSLATE_X -> TensorOps.translate(tile, (int) magnitude, 0, interpolation, fill);
+            case TRANSLATE_Y -> TensorOps.translate(tile, 0, (int) magnitude, interpolation, fill);
+            case ROTATE -> TensorOps.rotate(tile, magnitude, interpolation, fill);
             case COLOR -> TensorOps.saturation(tile, 1.0 + magnitude);
             case CONTRAST -> TensorOps.contrast(tile, 1.0 + magnitude);
             case SHARPNESS -> TensorOps.sharpness(tile, 1.0 + magnitude);
             case AUTO_CONTRAST -> TensorOps.autocontrast(tile);
-            default -> apply(tile, magnitude, interpolation);
+            default -> apply(tile, magnitude, interpolation, fill);
         }
     }
 

@@ -29,7 +29,8 @@ import java.util.Objects;
  * @param scaleMax largest area fraction
  * @param ratioMin smallest height / width
  * @param ratioMax largest
- * @param value    the value per channel (R, G, B), in the slot's units (normalized; 0..255 for u8);
+ * @param value    the value per channel (R, G, B), or one for all (torchvision's {@code value=v}), in
+ *                 the slot's units (normalized; 0..255 for u8);
  *                 null for torchvision's {@code value="random"}: standard normal noise per element
  *                 ({@link #withNoise}), drawn after the top and the left
  */
@@ -42,10 +43,11 @@ public record RandomErasing(double p, double scaleMin, double scaleMax, double r
                     + " <= ratioMax, not scale (" + scaleMin + ", " + scaleMax + "), ratio (" + ratioMin + ", "
                     + ratioMax + ")");
         }
-        if (value != null && value.length != 3) {
-            throw new IllegalArgumentException("RandomErasing's value has 3 channels, not " + value.length);
+        if (value != null && value.length != 1 && value.length != 3) {
+            throw new IllegalArgumentException("RandomErasing's value is one number or one per channel (3), as"
+                    + " torchvision's, not " + value.length + " values");
         }
-        value = value == null ? null : value.clone();
+        value = value == null ? null : value.length == 1 ? new float[] {value[0], value[0], value[0]} : value.clone();
     }
 
     /** torchvision's {@code RandomErasing(p, value="random")}: the rectangle filled with standard normal noise. */

@@ -15,26 +15,26 @@ final class TensorOps {
     private TensorOps() {}
 
     /** {@code F.affine(t, 0, [0, 0], 1, [degrees(atan(m)), 0], center=[0, 0])}: the origin at the top-left corner. */
-    static void shearX(Tile tile, double magnitude, Interpolation interpolation) {
+    static void shearX(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         double sx = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
         // tensor coordinates have (0, 0) at the image centre: the corner is at (-w/2, -h/2)
-        grid(tile, Warp.inverseMatrix(-0.5 * tile.width(), -0.5 * tile.height(), 0, 0, 0, 1.0, sx, 0), interpolation);
+        grid(tile, Warp.inverseMatrix(-0.5 * tile.width(), -0.5 * tile.height(), 0, 0, 0, 1.0, sx, 0), interpolation, fill);
     }
 
     /** {@code F.affine(t, 0, [0, 0], 1, [0, degrees(atan(m))], center=[0, 0])}. */
-    static void shearY(Tile tile, double magnitude, Interpolation interpolation) {
+    static void shearY(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         double sy = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
-        grid(tile, Warp.inverseMatrix(-0.5 * tile.width(), -0.5 * tile.height(), 0, 0, 0, 1.0, 0, sy), interpolation);
+        grid(tile, Warp.inverseMatrix(-0.5 * tile.width(), -0.5 * tile.height(), 0, 0, 0, 1.0, 0, sy), interpolation, fill);
     }
 
     /** {@code F.affine(t, 0, [dx, dy], 1, [0, 0])}. */
-    static void translate(Tile tile, int dx, int dy, Interpolation interpolation) {
-        grid(tile, Warp.inverseMatrix(0, 0, 0, dx, dy, 1.0, 0, 0), interpolation);
+    static void translate(Tile tile, int dx, int dy, Interpolation interpolation, Fill fill) {
+        grid(tile, Warp.inverseMatrix(0, 0, 0, dx, dy, 1.0, 0, 0), interpolation, fill);
     }
 
     /** {@code F.rotate(t, angle)}: counter-clockwise, about the centre, the same size (no transpose shortcut). */
-    static void rotate(Tile tile, double angle, Interpolation interpolation) {
-        grid(tile, Warp.inverseMatrix(0, 0, -angle, 0, 0, 1.0, 0, 0), interpolation);
+    static void rotate(Tile tile, double angle, Interpolation interpolation, Fill fill) {
+        grid(tile, Warp.inverseMatrix(0, 0, -angle, 0, 0, 1.0, 0, 0), interpolation, fill);
     }
 
     /**
@@ -42,9 +42,12 @@ final class TensorOps {
      * theta over half the size, {@code bmm} as plain float32 multiply-adds), then
      * {@code grid_sample(align_corners=False, padding_mode="zeros")} as torch 1.13's AVX2 CPU
      * kernel computes it (the unnormalize and the bilinear sum as fused multiply-adds), then
-     * {@code torch.round} to uint8. {@code m}: the inverse matrix, centre-relative.
+     * {@code torch.round} to uint8. {@code m}: the inverse matrix, centre-relative. With a
+     * {@link Fill.Color}, as {@code _apply_grid_transform}: a mask of ones sampled with the image,
+     * then nearest pixels whose mask is under a half take the fill, and bilinear ones become
+     * {@code v * mask + (1 - mask) * fill}, in float32.
      */
-    static void grid(Tile tile, double[] m, Interpolation interpolation) {
+    static void grid(Tile tile, double[] m, Interpolation interpolation, Fill fill) {
         int w = tile.width();
         int h = tile.height();
         byte[] out = tile.pixels();
@@ -61,6 +64,9 @@ final class TensorOps {
         float sw = w / 2f;
         float sh = h / 2f;
         boolean bilinear = interpolation == Interpolation.BILINEAR;
+        Fill.Color color = fill instanceof Fill.Color c ? c : null;
+        byte[] fillBytes = color == null ? new byte[3]
+                : new byte[] {(byte) roundClamp(color.red()), (byte) roundClamp(color.green()), (byte) roundClamp(color.blue())};
         for (int y = 0; y < h; y++) {
             float by = -h * 0.5f + 0.5f + y;
             for (int x = 0; x < w; x++) {
@@ -71,7 +77,7 @@ final class TensorOps {
                 float iy = Math.fma(gy + 1f, sh, -0.5f);
                 int o = 3 * (y * w + x);
                 if (bilinear) {
-                    bilinear(in, out, w, h, ix, iy, o);
+                    bilinear(in, out, w, h, ix, iy, o, color);
                 } else {
                     int xi = (int) Math.rint(ix);
                     int yi = (int) Math.rint(iy);
@@ -81,16 +87,16 @@ final class TensorOps {
                         out[o + 1] = in[at + 1];
                         out[o + 2] = in[at + 2];
                     } else {
-                        out[o] = 0;
-                        out[o + 1] = 0;
-                        out[o + 2] = 0;
+                        out[o] = fillBytes[0];
+                        out[o + 1] = fillBytes[1];
+                        out[o + 2] = fillBytes[2];
                     }
                 }
             }
         }
     }
 
-    private static void bilinear(byte[] in, byte[] out, int w, int h, float ix, float iy, int o) {
+    private static void bilinear(byte[] in, byte[] out, int w, int h, float ix, float iy, int o, Fill.Color fill) {
         float fx = (float) Math.floor(ix);
         float fy = (float) Math.floor(iy);
         float we = ix - fx;
@@ -107,6 +113,13 @@ final class TensorOps {
         boolean x1in = x0 + 1 >= 0 && x0 + 1 < w;
         boolean y0in = y0 >= 0 && y0 < h;
         boolean y1in = y0 + 1 >= 0 && y0 + 1 < h;
+        float mask = 0;
+        if (fill != null) {    // the mask channel: ones where in the image, through the same kernel
+            mask = x0in && y0in ? nw : 0f;
+            mask = Math.fma(x1in && y0in ? 1f : 0f, ne, mask);
+            mask = Math.fma(x0in && y1in ? 1f : 0f, sw, mask);
+            mask = Math.fma(x1in && y1in ? 1f : 0f, se, mask);
+        }
         for (int c = 0; c < 3; c++) {
             float a = x0in && y0in ? in[3 * (y0 * w + x0) + c] & 0xFF : 0f;
             float b = x1in && y0in ? in[3 * (y0 * w + x0 + 1) + c] & 0xFF : 0f;
@@ -116,6 +129,9 @@ final class TensorOps {
             v = Math.fma(b, ne, v);
             v = Math.fma(cc, sw, v);
             v = Math.fma(d, se, v);
+            if (fill != null) {
+                v = v * mask + (1f - mask) * fill.channel(c);    // Java rounds each step, as torch's tensor ops
+            }
             out[o + c] = (byte) roundClamp(v);
         }
     }

@@ -6,8 +6,8 @@ import dev.stoker.vision.transform.Tile;
 import java.util.List;
 
 /**
- * torchvision's {@code TrivialAugmentWide(num_magnitude_bins=31, interpolation=NEAREST)}, black
- * fill: per image, one of fourteen ops chosen uniformly, at a magnitude chosen uniformly
+ * torchvision's {@code TrivialAugmentWide(num_magnitude_bins=31, interpolation=NEAREST,
+ * fill=None)}: per image, one of fourteen ops chosen uniformly, at a magnitude chosen uniformly
  * from its bins, negated half the time for the signed ops. The geometric ones (shear, translate,
  * rotate) run on the resampled output as {@link Warp}s, as torchvision runs them after the crop.
  *
@@ -21,8 +21,9 @@ import java.util.List;
  *
  * @param bins the number of magnitude bins, at least 2
  * @param interpolation of the shear, translate and rotate ops
+ * @param fill          what those uncover ({@link Fill#NONE}: black)
  */
-public record TrivialAugmentWide(int bins, Interpolation interpolation) implements PixelOp {
+public record TrivialAugmentWide(int bins, Interpolation interpolation, Fill fill) implements PixelOp {
     /** The ops in torchvision's order. */
     public static final List<String> OPS = List.of("Identity", "ShearX", "ShearY", "TranslateX", "TranslateY",
             "Rotate", "Brightness", "Color", "Contrast", "Sharpness", "Posterize", "Solarize", "AutoContrast",
@@ -33,6 +34,17 @@ public record TrivialAugmentWide(int bins, Interpolation interpolation) implemen
             throw new IllegalArgumentException("TrivialAugmentWide needs at least 2 magnitude bins, not " + bins);
         }
         java.util.Objects.requireNonNull(interpolation, "interpolation");
+        java.util.Objects.requireNonNull(fill, "fill (Fill.NONE for torchvision's None)");
+    }
+
+    /** {@code bins} magnitudes, {@code interpolation}, {@code fill=None}. */
+    public TrivialAugmentWide(int bins, Interpolation interpolation) {
+        this(bins, interpolation, Fill.NONE);
+    }
+
+    /** The same with the warps' {@code fill} (Pillow's {@code fillcolor}; {@link Warp}). */
+    public TrivialAugmentWide fill(Fill fill) {
+        return new TrivialAugmentWide(bins, interpolation, fill);
     }
 
     /** torchvision's defaults: 31 bins, nearest. */
@@ -54,14 +66,14 @@ public record TrivialAugmentWide(int bins, Interpolation interpolation) implemen
     public void apply(Tile tile, SampleRandom random) {
         int op = (int) random.below(OPS.size());
         if (op == 0 || op >= 12) {
-            applyOp(tile, op, 0.0, interpolation);
+            PolicyOp.named(OPS.get(op)).apply(tile, 0.0, interpolation, fill);
             return;
         }
         double magnitude = magnitude(op, (int) random.below(bins));
         if (op <= 9 && random.below(2) == 1) {
             magnitude = -magnitude;
         }
-        applyOp(tile, op, magnitude, interpolation);
+        PolicyOp.named(OPS.get(op)).apply(tile, magnitude, interpolation, fill);
     }
 
     /** The magnitude of bin {@code bin} of op {@code op} (an index into {@link #OPS}), as torchvision's float32 tables. */

@@ -6,7 +6,7 @@ import java.math.RoundingMode;
 
 /**
  * The geometric ops of the auto-augment policies, {@code RandomRotation} and {@code RandomAffine},
- * on the output {@link Tile} with black fill: torchvision's {@code F.affine} and {@code F.rotate}
+ * on the output {@link Tile}, black or {@link Fill}ed where the warp uncovers: torchvision's {@code F.affine} and {@code F.rotate}
  * on a PIL image, which are Pillow's {@code Image.transform(AFFINE)} (nearest: its 16.16
  * fixed-point loop, or its scale-only loop for a pure translation; bilinear: its generic
  * transform) and {@code Image.rotate} (with its exact fast paths for 0, 180, and 90 and 270
@@ -20,6 +20,10 @@ import java.math.RoundingMode;
  * Warp.translate(tile, -12, 0);            // F.affine(img, 0, [-12, 0], 1, [0, 0])
  * Warp.affine(tile, 10, 3, -2, 1.2, 5, 0); // F.affine(img, 10, [3, -2], 1.2, [5, 0])
  * }</pre>
+ *
+ * <p>A {@link Fill} is Pillow's {@code fillcolor}, as torchvision's {@code _parse_fill} makes it
+ * from a PIL image's {@code fill}: each value truncated to a whole number ({@code int(v)}), set
+ * where the warp has no input; {@link Fill#NONE} is black, as torchvision's {@code None} and 0.
  */
 public final class Warp {
     private Warp() {}
@@ -31,8 +35,13 @@ public final class Warp {
 
     /** As {@link #shearX(Tile, double)}, with {@code interpolation}. */
     public static void shearX(Tile tile, double magnitude, Interpolation interpolation) {
+        shearX(tile, magnitude, interpolation, Fill.NONE);
+    }
+
+    /** As {@link #shearX(Tile, double)}, with {@code interpolation} and {@code fill}. */
+    public static void shearX(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         double sx = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
-        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, sx, 0), interpolation);
+        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, sx, 0), interpolation, fill);
     }
 
     /** {@code F.affine(img, 0, [0, 0], 1, [0, degrees(atan(m))], NEAREST, center=[0, 0])}: the auto-augment ShearY. */
@@ -42,8 +51,13 @@ public final class Warp {
 
     /** As {@link #shearY(Tile, double)}, with {@code interpolation}. */
     public static void shearY(Tile tile, double magnitude, Interpolation interpolation) {
+        shearY(tile, magnitude, interpolation, Fill.NONE);
+    }
+
+    /** As {@link #shearY(Tile, double)}, with {@code interpolation} and {@code fill}. */
+    public static void shearY(Tile tile, double magnitude, Interpolation interpolation, Fill fill) {
         double sy = Math.toRadians(Math.toDegrees(Math.atan(magnitude)));
-        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, 0, sy), interpolation);
+        affine(tile, inverseMatrix(0, 0, 0, 0, 0, 1.0, 0, sy), interpolation, fill);
     }
 
     /** {@code F.affine(img, 0, [dx, dy], 1, [0, 0])}: the image moved by whole pixels. */
@@ -53,7 +67,12 @@ public final class Warp {
 
     /** As {@link #translate(Tile, int, int)}, with {@code interpolation} (whole pixels: the same pixels either way). */
     public static void translate(Tile tile, int dx, int dy, Interpolation interpolation) {
-        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, 0, dx, dy, 1.0, 0, 0), interpolation);
+        translate(tile, dx, dy, interpolation, Fill.NONE);
+    }
+
+    /** As {@link #translate(Tile, int, int)}, with {@code interpolation} and {@code fill}. */
+    public static void translate(Tile tile, int dx, int dy, Interpolation interpolation, Fill fill) {
+        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, 0, dx, dy, 1.0, 0, 0), interpolation, fill);
     }
 
     /**
@@ -67,11 +86,25 @@ public final class Warp {
     /** As {@link #affine(Tile, double, int, int, double, double, double)}, with {@code interpolation}. */
     public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY,
                               Interpolation interpolation) {
+        affine(tile, angle, dx, dy, scale, shearX, shearY, interpolation, Fill.NONE);
+    }
+
+    /** As {@link #affine(Tile, double, int, int, double, double, double)}, with {@code interpolation} and {@code fill}. */
+    public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY,
+                              Interpolation interpolation, Fill fill) {
+        affine(tile, angle, dx, dy, scale, shearX, shearY, interpolation, fill, Center.IMAGE);
+    }
+
+    /** As {@link #affine(Tile, double, int, int, double, double, double)}, about {@code center}. */
+    public static void affine(Tile tile, double angle, int dx, int dy, double scale, double shearX, double shearY,
+                              Interpolation interpolation, Fill fill, Center center) {
         if (!(scale > 0) || Double.isInfinite(scale)) {
             throw new IllegalArgumentException("an affine scale is positive, not " + scale);
         }
-        affine(tile, inverseMatrix(tile.width() * 0.5, tile.height() * 0.5, angle, dx, dy, scale,
-                Math.toRadians(shearX), Math.toRadians(shearY)), interpolation);
+        double cx = center instanceof Center.Point p ? p.x() : tile.width() * 0.5;
+        double cy = center instanceof Center.Point p ? p.y() : tile.height() * 0.5;
+        affine(tile, inverseMatrix(cx, cy, angle, dx, dy, scale, Math.toRadians(shearX), Math.toRadians(shearY)),
+                interpolation, fill);
     }
 
     /** {@code F.rotate(img, angle)}: counter-clockwise by {@code angle} degrees about the centre, the same size. */
@@ -81,30 +114,57 @@ public final class Warp {
 
     /** As {@link #rotate(Tile, double)}, with {@code interpolation} (0, 90, 180 and 270 degrees move whole pixels). */
     public static void rotate(Tile tile, double angle, Interpolation interpolation) {
+        rotate(tile, angle, interpolation, Fill.NONE);
+    }
+
+    /** As {@link #rotate(Tile, double)}, with {@code interpolation} and {@code fill}. */
+    public static void rotate(Tile tile, double angle, Interpolation interpolation, Fill fill) {
+        rotate(tile, angle, interpolation, fill, Center.IMAGE);
+    }
+
+    /** As {@link #rotate(Tile, double)}, about {@code center} (a point given: no transpose shortcut, as Pillow). */
+    public static void rotate(Tile tile, double angle, Interpolation interpolation, Fill fill, Center center) {
         double a = angle % 360.0;
         if (a < 0) {
             a += 360.0;    // Python's modulo
         }
         int w = tile.width();
         int h = tile.height();
-        if (a == 0) {
+        boolean shortcuts = !(center instanceof Center.Point);
+        if (a == 0 && shortcuts) {
             return;
         }
-        if (a == 180 || ((a == 90 || a == 270) && w == h)) {
+        if (shortcuts && (a == 180 || ((a == 90 || a == 270) && w == h))) {
             transpose(tile, (int) a);
             return;
         }
         double r = -Math.toRadians(a);
         double[] m = {round15(Math.cos(r)), round15(Math.sin(r)), 0.0, round15(-Math.sin(r)), round15(Math.cos(r)), 0.0};
-        double cx = w / 2.0;
-        double cy = h / 2.0;
+        double cx = center instanceof Center.Point p ? p.x() : w / 2.0;
+        double cy = center instanceof Center.Point p ? p.y() : h / 2.0;
         double x = -cx;
         double y = -cy;
         m[2] = m[0] * x + m[1] * y + m[2];
         m[5] = m[3] * x + m[4] * y + m[5];
         m[2] += cx;
         m[5] += cy;
-        affine(tile, m, interpolation);
+        affine(tile, m, interpolation, fill);
+    }
+
+    /** The output before a warp: Pillow's new image in {@code fillcolor}, each value truncated ({@code _parse_fill}'s {@code int}). */
+    private static void clear(byte[] out, int n, Fill fill) {
+        if (!(fill instanceof Fill.Color c)) {
+            java.util.Arrays.fill(out, 0, n, (byte) 0);
+            return;
+        }
+        byte r = (byte) (int) c.red();
+        byte g = (byte) (int) c.green();
+        byte b = (byte) (int) c.blue();
+        for (int i = 0; i < n; i += 3) {
+            out[i] = r;
+            out[i + 1] = g;
+            out[i + 2] = b;
+        }
     }
 
     /** torchvision's {@code _get_inverse_affine_matrix}, for Pillow: output pixel to input pixel; shears in radians. */
@@ -130,12 +190,17 @@ public final class Warp {
      * generic transform.
      */
     public static void affine(Tile tile, double[] a, Interpolation interpolation) {
+        affine(tile, a, interpolation, Fill.NONE);
+    }
+
+    /** As {@link #affine(Tile, double[], Interpolation)}, {@code fill} where there is no input. */
+    public static void affine(Tile tile, double[] a, Interpolation interpolation, Fill fill) {
         int w = tile.width();
         int h = tile.height();
         byte[] out = tile.pixels();
         byte[] in = tile.spare();
         System.arraycopy(out, 0, in, 0, tile.length());
-        java.util.Arrays.fill(out, 0, tile.length(), (byte) 0);
+        clear(out, tile.length(), fill);
         if (interpolation == Interpolation.BILINEAR) {
             bilinear(in, out, w, h, a);
             return;
@@ -203,10 +268,10 @@ public final class Warp {
         }
     }
 
-    /** Pillow's {@code bilinear_filter32RGB} at input position (xin, yin) into {@code out[o..o+2]}; outside, left black. */
+    /** Pillow's {@code bilinear_filter32RGB} at input position (xin, yin) into {@code out[o..o+2]}; outside, left as cleared (black or the fill). */
     private static void bilinearPixel(byte[] in, byte[] out, int w, int h, double xin, double yin, int o) {
         if (xin < 0.0 || xin >= w || yin < 0.0 || yin >= h) {
-            return;    // stays black
+            return;    // keeps what clear() set
         }
         xin -= 0.5;
         yin -= 0.5;
@@ -236,13 +301,19 @@ public final class Warp {
      * with its nearest or bilinear filter.
      */
     public static void perspective(Tile tile, int[][] startpoints, int[][] endpoints, Interpolation interpolation) {
+        perspective(tile, startpoints, endpoints, interpolation, Fill.NONE);
+    }
+
+    /** As {@link #perspective(Tile, int[][], int[][], Interpolation)}, {@code fill} outside. */
+    public static void perspective(Tile tile, int[][] startpoints, int[][] endpoints, Interpolation interpolation,
+                                   Fill fill) {
         double[] c = perspectiveCoefficients(startpoints, endpoints);
         int w = tile.width();
         int h = tile.height();
         byte[] out = tile.pixels();
         byte[] in = tile.spare();
         System.arraycopy(out, 0, in, 0, tile.length());
-        java.util.Arrays.fill(out, 0, tile.length(), (byte) 0);
+        clear(out, tile.length(), fill);
         for (int y = 0; y < h; y++) {
             double yc = y + 0.5;
             for (int x = 0; x < w; x++) {

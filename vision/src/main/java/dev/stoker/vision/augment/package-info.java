@@ -2,7 +2,7 @@
  * torchvision's augmentations for training (0.14's parameters and defaults): the pixel ops
  * ({@link dev.stoker.vision.transform.PixelOp}: {@code ColorJitter}, {@code RandomGrayscale},
  * {@code GaussianBlur}, {@code RandomSolarize}, {@code RandomPosterize},
- * {@code RandomAutocontrast}, {@code RandomEqualize}, {@code RandomAdjustSharpness},
+ * {@code RandomAutocontrast}, {@code RandomEqualize}, {@code RandomInvert}, {@code RandomAdjustSharpness}, {@code RandomVerticalFlip},
  * {@code TrivialAugmentWide}, {@code RandAugment}, {@code AutoAugment}, {@code RandomRotation}, {@code RandomAffine}, {@code RandomPerspective}, {@code AugMix}) that change the 8-bit output tile in place, and
  * {@code RandomErasing} on the normalized slot. {@link dev.stoker.vision.augment.Adjust} holds
  * their functional forms, with Pillow's arithmetic, and {@link dev.stoker.vision.augment.Warp}

@@ -17,7 +17,7 @@ package dev.stoker.vision.transform;
  *
  * @param height output rows
  * @param width  output columns
- * @param scaleMin smallest area fraction
+ * @param scaleMin smallest area fraction, 0 or more
  * @param scaleMax largest area fraction
  * @param ratioMin smallest width / height
  * @param ratioMax largest width / height
@@ -26,12 +26,21 @@ public record RandomResizedCrop(int height, int width, double scaleMin, double s
                                 double ratioMax) implements ImageTransform {
     public RandomResizedCrop {
         if (height < 1 || width < 1) {
-            throw new IllegalArgumentException("RandomResizedCrop to " + width + "x" + height);
+            throw new IllegalArgumentException("RandomResizedCrop's size is positive, not " + height + "x" + width
+                    + " (height x width)");
         }
-        if (!(scaleMin > 0 && scaleMin <= scaleMax) || !(ratioMin > 0 && ratioMin <= ratioMax)) {
-            throw new IllegalArgumentException("RandomResizedCrop needs 0 < scaleMin <= scaleMax and 0 < ratioMin <= ratioMax, not scale ("
-                    + scaleMin + ", " + scaleMax + "), ratio (" + ratioMin + ", " + ratioMax + ")");
+        // torchvision takes an unordered range with a warning and draws from it anyway; refused here
+        if (!(scaleMin >= 0 && scaleMin <= scaleMax) || Double.isInfinite(scaleMax)
+                || !(ratioMin > 0 && ratioMin <= ratioMax) || Double.isInfinite(ratioMax)) {
+            throw new IllegalArgumentException("RandomResizedCrop needs 0 <= scaleMin <= scaleMax and 0 < ratioMin <="
+                    + " ratioMax, finite, not scale (" + scaleMin + ", " + scaleMax + "), ratio (" + ratioMin + ", "
+                    + ratioMax + ")");
         }
+    }
+
+    /** torchvision's {@code RandomResizedCrop(size=(height, width))}, its default scale and ratio. */
+    public RandomResizedCrop(int height, int width) {
+        this(height, width, 0.08, 1.0, 3.0 / 4.0, 4.0 / 3.0);
     }
 
     /** A square output with torchvision's defaults: scale (0.08, 1), ratio (3/4, 4/3). */

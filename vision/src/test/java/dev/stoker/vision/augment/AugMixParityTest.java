@@ -32,7 +32,7 @@ class AugMixParityTest {
             int offset = Integer.parseInt(row[7]);
             Tile tile = Tile.of(w, h, Fixtures.bytes("augment/" + row[0] + ".rgb"));
             double magnitude = op.hasMagnitudes() ? sign * op.augMixMagnitude(10, bin, w, h) : 0.0;
-            op.applyTensor(tile, magnitude, interpolation);
+            op.applyTensor(tile, magnitude, interpolation, Fill.NONE);
             byte[] expected = Arrays.copyOfRange(all, offset, offset + 3 * w * h);
             int max = Fixtures.maxDiff(tile.toArray(), expected);
             if (max != 0) {
@@ -50,38 +50,12 @@ class AugMixParityTest {
         List<String> failures = new ArrayList<>();
         int cases = 0;
         for (String[] row : Fixtures.table("augment/augmix.txt")) {
-            int w = Integer.parseInt(row[1]);
-            int h = Integer.parseInt(row[2]);
-            int width = Integer.parseInt(row[4]);
-            boolean allOps = row[7].equals("1");
-            Interpolation interpolation = row[8].equals("bilinear") ? Interpolation.BILINEAR : Interpolation.NEAREST;
+            byte[] actual = replay(row, Fill.NONE);
             int offset = Integer.parseInt(row[9]);
-            float[] m = {Float.parseFloat(row[10]), Float.parseFloat(row[11])};
-            float[] weights = new float[width];
-            for (int i = 0; i < width; i++) {
-                weights[i] = Float.parseFloat(row[12 + i]);
-            }
-            PolicyOp[] space = AugMix.space(allOps);
-            PolicyOp[][] ops = new PolicyOp[width][];
-            double[][] magnitudes = new double[width][];
-            for (int c = 0; c < width; c++) {
-                String[] steps = row[12 + width + c].split(",");
-                ops[c] = new PolicyOp[steps.length];
-                magnitudes[c] = new double[steps.length];
-                for (int k = 0; k < steps.length; k++) {
-                    String[] s = steps[k].split(":");
-                    PolicyOp op = space[Integer.parseInt(s[0])];
-                    double mag = op.hasMagnitudes() ? op.augMixMagnitude(10, Integer.parseInt(s[1]), w, h) : 0.0;
-                    ops[c][k] = op;
-                    magnitudes[c][k] = op.signed && s[2].equals("1") ? -mag : mag;
-                }
-            }
-            Tile tile = Tile.of(w, h, Fixtures.bytes("augment/" + row[0] + ".rgb"));
-            AugMix.mix(tile, m, weights, ops, magnitudes, interpolation);
-            byte[] expected = Arrays.copyOfRange(all, offset, offset + 3 * w * h);
-            int max = Fixtures.maxDiff(tile.toArray(), expected);
+            byte[] expected = Arrays.copyOfRange(all, offset, offset + actual.length);
+            int max = Fixtures.maxDiff(actual, expected);
             if (max != 0) {
-                failures.add(String.join(" ", row) + ": max " + max + ", " + differing(tile.toArray(), expected) + " values");
+                failures.add(String.join(" ", row) + ": max " + max + ", " + differing(actual, expected) + " values");
             }
             cases++;
         }
@@ -133,7 +107,39 @@ class AugMixParityTest {
                 .hasMessageContaining("alpha");
     }
 
-    private static int differing(byte[] a, byte[] b) {
+    /** A row of augmix.txt (or augmix_fill.txt) replayed: its input mixed with its draws and {@code fill}. */
+    static byte[] replay(String[] row, Fill fill) {
+        int w = Integer.parseInt(row[1]);
+        int h = Integer.parseInt(row[2]);
+        int width = Integer.parseInt(row[4]);
+        boolean allOps = row[7].equals("1");
+        Interpolation interpolation = row[8].equals("bilinear") ? Interpolation.BILINEAR : Interpolation.NEAREST;
+        float[] m = {Float.parseFloat(row[10]), Float.parseFloat(row[11])};
+        float[] weights = new float[width];
+        for (int i = 0; i < width; i++) {
+            weights[i] = Float.parseFloat(row[12 + i]);
+        }
+        PolicyOp[] space = AugMix.space(allOps);
+        PolicyOp[][] ops = new PolicyOp[width][];
+        double[][] magnitudes = new double[width][];
+        for (int c = 0; c < width; c++) {
+            String[] steps = row[12 + width + c].split(",");
+            ops[c] = new PolicyOp[steps.length];
+            magnitudes[c] = new double[steps.length];
+            for (int k = 0; k < steps.length; k++) {
+                String[] s = steps[k].split(":");
+                PolicyOp op = space[Integer.parseInt(s[0])];
+                double mag = op.hasMagnitudes() ? op.augMixMagnitude(10, Integer.parseInt(s[1]), w, h) : 0.0;
+                ops[c][k] = op;
+                magnitudes[c][k] = op.signed && s[2].equals("1") ? -mag : mag;
+            }
+        }
+        Tile tile = Tile.of(w, h, Fixtures.bytes("augment/" + row[0] + ".rgb"));
+        AugMix.mix(tile, m, weights, ops, magnitudes, interpolation, fill);
+        return tile.toArray();
+    }
+
+    static int differing(byte[] a, byte[] b) {
         int n = 0;
         for (int i = 0; i < a.length; i++) {
             n += a[i] != b[i] ? 1 : 0;
