@@ -8,12 +8,15 @@ Writes formats/src/test/resources/jsonl/:
                     escapes, control characters, surrogate pairs and lone surrogates (ensure_ascii
                     on and off), nested objects with their own "text", NaN and Infinity, repeated keys;
   python.jsonl.gz   the same bytes, gzip-compressed (mtime 0);
+  python.jsonl.zst  the same bytes, compressed by the zstd command line (zstd -19), when it is installed;
   python.expected   per line, the "text" value as json.loads reads it, in UTF-16 code units
                     (big-endian hex, "-" for an empty string), so lone surrogates compare exactly.
 
 Deterministic (seed 18): running it again rewrites the same bytes.
 """
 import gzip
+import shutil
+import subprocess
 import json
 import os
 import random
@@ -70,6 +73,9 @@ with open(os.path.join(OUT, "python.jsonl"), "wb") as f:
     f.write(data)
 with open(os.path.join(OUT, "python.jsonl.gz"), "wb") as f:
     f.write(gzip.compress(data, mtime=0))
+if shutil.which("zstd"):
+    subprocess.run(["zstd", "-q", "-19", "-f", os.path.join(OUT, "python.jsonl"), "-o",
+                    os.path.join(OUT, "python.jsonl.zst")], check=True)
 with open(os.path.join(OUT, "python.expected"), "w") as f:
     for line in lines:
         t = json.loads(line)["text"]

@@ -27,9 +27,11 @@ enum Compression {
         return NONE;
     }
 
-    /** The refusal of a zstd file: the JDK has no zstd decoder and formats takes no dependency. */
+    /** The refusal of a zstd file where zstd-jni is not there to read it. */
     static JsonlIndexException zstd(Path file) {
-        return new JsonlIndexException(file, "is zstd-compressed, which Stoker's JDK-only formats module cannot "
-                + "decompress; decompress it first (zstd -d) or recompress it with gzip");
+        return new JsonlIndexException(file, "is zstd-compressed, and zstd-jni (com.github.luben:zstd-jni, which"
+                + " stoker-formats takes as an optional dependency: the JDK has no zstd decoder) is not on the"
+                + " class or module path (" + ZstdLines.why() + "); add it to your build, or decompress the file"
+                + " (zstd -d) or recompress it with gzip");
     }
 }

@@ -119,7 +119,9 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
             case GZIP -> throw new JsonlIndexException(file, "is gzip-compressed, and a gzip stream cannot be read "
                     + "from the middle: read it in one pass with JsonlStream, or decompress it once (gunzip -k) and "
                     + "open the plain file");
-            case ZSTD -> throw Compression.zstd(file);
+            case ZSTD -> throw new JsonlIndexException(file, "is zstd-compressed, and a zstd stream cannot be read "
+                    + "from the middle: read it in one pass with JsonlStream, or decompress it once (zstd -d) and "
+                    + "open the plain file");
             case NONE -> { }
         }
     }

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * JSONL files, plain or gzip, read as a stream without an index: each line one sample, a field's
+ * JSONL files, plain, gzip or zstd, read as a stream without an index: each line one sample, a field's
  * string ({@link #field}) or the line's bytes ({@link #lines}), in file order.
  *
  * <p>How the work is split, a pure function of the file list and the worker's place among all
@@ -33,11 +33,13 @@ import java.util.Objects;
  * <p>A bad line throws a {@link JsonlLineException} naming the file and line when its sample is
  * taken, after which the stream goes on with the next line; a line longer than
  * {@link #withMaxLineBytes} (64 MiB unless set) is such a bad line and is never held whole. A
- * damaged or cut-short gzip stream is one too, at the line where the damage was met (the
+ * damaged or cut-short gzip or zstd stream is one too, at the line where the damage was met (the
  * {@code JsonlLineException}'s cause is the decompressor's error); the rest of that file cannot
  * be found, so the stream goes on with the next file. An I/O error that is not about the data
  * (a disk's) ends the worker's stream with an {@link java.io.UncheckedIOException} naming the
- * file. zstd files are refused when the stream is made (the JDK has no zstd decoder).
+ * file. zstd files are read through zstd-jni, an optional dependency of stoker-formats (the JDK
+ * has no zstd decoder): add {@code com.github.luben:zstd-jni} to the build, or they are refused
+ * when the stream is made, saying so.
  *
  * @param <T> {@code String} for a field, {@code byte[]} for raw lines
  */
@@ -60,12 +62,12 @@ public final class JsonlStream<T> implements StreamingDataset<T> {
         this.shuffleFiles = shuffleFiles;
     }
 
-    /** The string value of field {@code name} of each line of {@code files}. @throws IOException for a missing or zstd file */
+    /** The string value of field {@code name} of each line of {@code files}. @throws IOException for a missing file, or a zstd one without zstd-jni */
     public static JsonlStream<String> field(List<Path> files, String name) throws IOException {
         return make(files, LineDecoder.field(name));
     }
 
-    /** Each line's bytes, unparsed. @throws IOException for a missing or zstd file */
+    /** Each line's bytes, unparsed. @throws IOException for a missing file, or a zstd one without zstd-jni */
     public static JsonlStream<byte[]> lines(List<Path> files) throws IOException {
         return make(files, LineDecoder.raw());
     }
@@ -75,7 +77,7 @@ public final class JsonlStream<T> implements StreamingDataset<T> {
         List<Compression> kinds = new ArrayList<>();
         for (Path f : copy) {
             Compression c = Compression.of(f);
-            if (c == Compression.ZSTD) {
+            if (c == Compression.ZSTD && !ZstdLines.available()) {
                 throw Compression.zstd(f);
             }
             kinds.add(c);

@@ -58,7 +58,7 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
             } catch (JsonlLineException e) {
                 more = true; // too long: a line all the same, bad
                 bad = e;
-            } catch (ZipException | EOFException e) {
+            } catch (ZipException | EOFException | DamagedStreamException e) {
                 // a damaged or cut gzip stream: the line it reached is a bad line, the one worker whose line it
                 // is reports it, and every worker goes on with the next file (the file's rest cannot be found)
                 more = true;
@@ -95,8 +95,10 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
         linesOfFile = 0;
         try {
             InputStream in = Files.newInputStream(f);
-            if (source.compression(current) == Compression.GZIP) {
-                in = new GzipOnRead(in);
+            switch (source.compression(current)) {
+                case GZIP -> in = new GzipOnRead(in);
+                case ZSTD -> in = ZstdLines.open(in);
+                case NONE -> { }
             }
             reader = new LineReader(in, f, source.maxLineBytes());
             return true;
@@ -107,7 +109,8 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
     }
 
     private static JsonlLineException damaged(Path file, long line, IOException e) {
-        String why = e instanceof EOFException ? "the gzip stream ends early (the file is cut short)"
+        String why = e instanceof DamagedStreamException ? e.getMessage()
+                : e instanceof EOFException ? "the gzip stream ends early (the file is cut short)"
                 : "the gzip stream is damaged (" + e.getMessage() + ")";
         return new JsonlLineException(file, line, why + "; the lines before it were read, the rest of the file is"
                 + " passed over", e);
