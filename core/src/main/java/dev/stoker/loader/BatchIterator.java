@@ -72,6 +72,11 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         }
     }
 
+    /** Batches made ahead and waiting for the consumer (not the one {@code hasNext()} announced). Any thread. */
+    int ready() {
+        return source.ready();
+    }
+
     /** Whether every batch of the pass was delivered: it ran to its end, not closed early. */
     boolean ranToEnd() {
         return exhausted && pending == null && pendingFailure == null;

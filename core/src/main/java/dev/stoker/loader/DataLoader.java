@@ -286,6 +286,15 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         return new InFlightBound(batches, workers, largest == 0 ? -1 : largest, true);
     }
 
+    /**
+     * Batches the workers have made and the consumer has not taken yet, in the pass in progress:
+     * the queue's depth, for a report or a dashboard read while the loader runs (0 between passes
+     * and without workers, where each batch is made when asked). Any thread; cheap.
+     */
+    public synchronized int queueDepth() {
+        return current == null ? 0 : current.ready();
+    }
+
     /** The pool the batches' memory comes from: the one given to the builder, or the loader's own. */
     public BufferPool pool() {
         return pool;

@@ -53,6 +53,7 @@ final class ResultBoard {
     private final boolean inOrder;
     private int cursor;
     private long taken; // results taken in this pass
+    private volatile int ready; // results left and not taken: written under the lock, read by anyone
     private boolean closed;
 
     ResultBoard(int workers, int prefetch, boolean inOrder) {
@@ -154,6 +155,7 @@ final class ResultBoard {
         try {
             if (!closed) {
                 queues[w].add(result);
+                ready++; // under the lock: the only writers hold it
                 changed.signalAll();
                 return true;
             }
@@ -173,6 +175,11 @@ final class ResultBoard {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Results left by the workers and not yet taken: the queue ahead of the consumer. Any thread, no lock. */
+    int ready() {
+        return ready;
     }
 
     boolean isClosed() {
@@ -206,6 +213,7 @@ final class ResultBoard {
                 }
                 if (w >= 0 && !queues[w].isEmpty()) {
                     BoardResult result = queues[w].poll();
+                    ready--;
                     if (slots != null) {
                         slots[w].release(); // only w's slot came free
                     } else {
@@ -272,6 +280,7 @@ final class ResultBoard {
                 left.addAll(q);
                 q.clear();
             }
+            ready = 0;
             changed.signalAll();
         } finally {
             lock.unlock();

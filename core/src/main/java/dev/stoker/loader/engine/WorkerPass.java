@@ -150,6 +150,11 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         return result;
     }
 
+    @Override
+    public final int ready() {
+        return board.ready();
+    }
+
     /** The error for a batch not ready in time: which worker holds it up, on which samples, and where. */
     private LoaderException timedOut(int awaited) {
         long now = System.nanoTime();
