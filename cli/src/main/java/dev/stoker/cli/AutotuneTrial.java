@@ -184,7 +184,8 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
                         ? String.format(Locale.ROOT, " (no change since batch %d of %d)", settledFrom, batches)
                         : String.format(Locale.ROOT, " (still changing at batch %d: the run ended at %d)", settledFrom,
                                 batches)));
-        s.append(String.format(Locale.ROOT, "  why not %d: %s%n", e.workers() - 1, e.whyNotFewer()));
+        s.append(String.format(Locale.ROOT, "  why not %s: %s%n", e.workers() == 0 ? "fewer" : e.workers() - 1,
+                e.whyNotFewer()));
         s.append(String.format(Locale.ROOT, "  why not %d: %s%n", e.workers() + 1, e.whyNotMore()));
         s.append(fedBatch < 0
                 ? "the consumer's wait never stayed under 5% of a " + WINDOW + "-batch window\n"

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stoker.loader.Autotune;
+import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderProfile;
 import dev.stoker.loader.TuningDecision;
 import dev.stoker.loader.TuningResult;
@@ -37,7 +38,7 @@ import picocli.CommandLine.Spec;
         header = "Find how many workers keep a training step fed.",
         description = {
             "Runs one configuration of a workload under the loader's autotuner (the",
-            "controller of LoaderBuilder.autotune) from 1 worker and prefetch 1, against a",
+            "controller of LoaderBuilder.autotune) from 1 worker (--from) and prefetch 1, against a",
             "stand-in for the training step (the loop sleeps --step-ms per batch), until the",
             "controller has changed nothing for --settle batches and a second. Prints each",
             "change as it was made, the settings it settled on with why not one worker",
@@ -85,6 +86,11 @@ final class TuneCommand implements Callable<Integer> {
                     + " at least 4).")
     Integer maxWorkers;
 
+    @Option(names = "--from", paramLabel = "N", defaultValue = "1",
+            description = "The workers the tuner starts at, prefetch 1 (default: ${DEFAULT-VALUE}); 0 makes the first"
+                    + " batches in the loop's own thread, the worst start (map-style workloads only).")
+    int startWorkers;
+
     @Option(names = "--batches", paramLabel = "N", defaultValue = "600",
             description = "The most batches the run takes when the tuner does not settle first (default:"
                     + " ${DEFAULT-VALUE}).")
@@ -129,6 +135,9 @@ final class TuneCommand implements Callable<Integer> {
         if (maxWorkers != null && maxWorkers < 1) {
             return usageError("--max-workers must be 1 or more, not " + maxWorkers);
         }
+        if (startWorkers < 0 || maxWorkers != null && startWorkers > maxWorkers) {
+            return usageError("--from must be from 0 to --max-workers, not " + startWorkers);
+        }
         WorkloadOptions.Chosen chosen;
         try {
             chosen = workloadOptions.choose(configName);
@@ -143,13 +152,20 @@ final class TuneCommand implements Callable<Integer> {
             String against = step.isZero() ? "no step" : "a step of " + WorkloadOptions.millis(stepMillis) + " ms";
             if (!json) {
                 out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
-                out.printf(Locale.ROOT, "autotuning %s from 1 worker and prefetch 1 (%d lanes, budget %s) against %s,"
-                                + " until no change for %d batches (at most %d)%n%n", base.name(), lanes,
+                out.printf(Locale.ROOT, "autotuning %s from %s and prefetch 1 (%d lanes, budget %s) against %s,"
+                                + " until no change for %d batches (at most %d)%n%n", base.name(),
+                        startWorkers == 0 ? "0 workers" : startWorkers == 1 ? "1 worker" : startWorkers + " workers", lanes,
                         ByteSize.format(budgetBytes), against, settleBatches, maxBatches);
                 out.flush();
             }
             AutotuneTrial tuned;
-            try (var loader = workload.newLoader(base.withAutotune(budgetBytes, lanes), 0, folder)) {
+            DataLoader<?> loader;
+            try {
+                loader = workload.newLoader(base.withAutotune(budgetBytes, lanes, startWorkers), 0, folder);
+            } catch (IllegalArgumentException e) { // a start the loader refuses for this workload (0 for a stream)
+                return usageError(e.getMessage());
+            }
+            try (loader) {
                 tuned = AutotuneTrial.run(loader, new AutotuneTrial.Limits(maxBatches, settleBatches, SETTLE_TIME),
                         step, budgetBytes, lanes, Autotune.DEFAULT_MAX_PREFETCH);
             }

@@ -61,6 +61,9 @@ record TuningExplanation(int workers, int prefetch, String whyNotFewer, String w
     }
 
     private static String whyNotFewer(List<TuningDecision> log, int w, double waitShare) {
+        if (w == 0) {
+            return "there are none: the loop's own thread makes the batches";
+        }
         // the last change that brought the count from w - 1 up to w, because the consumer waited
         for (int i = log.size() - 1; i > 0; i--) {
             TuningDecision d = log.get(i);

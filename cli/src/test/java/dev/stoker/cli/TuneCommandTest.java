@@ -96,6 +96,17 @@ class TuneCommandTest {
     }
 
     @Test
+    void fromZeroWorkersTheLoopsThreadMakesTheFirstBatchesAndTheTunerAddsAWorker() throws Exception {
+        Run r = run(2, "--from", "0");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("autotuning nw=2 from 0 workers and prefetch 1 (2 lanes, budget 1.00 GiB)")
+                .contains("  from batch 0: 0 workers (the consumer's thread), prefetch 1 (start)")
+                .containsPattern("(?m)^  from batch [0-9]+: 1 worker, prefetch 1 \\(the consumer waited [0-9]+% of the"
+                        + " time\\)$") // the first change, whatever the cores: a worker
+                .containsPattern("(?m)^(settled|ended) on [12] workers?");
+    }
+
+    @Test
     void verifyTriesFixedCountsAndSetsTheBestBeside() {
         Run r = run(2, "--step-ms", "5", "--verify", "--trial-batches", "6");
         assertThat(r.exit()).as(r.err()).isZero();

@@ -38,6 +38,18 @@ class TuningExplanationTest {
     }
 
     @Test
+    void fromZeroTheWaitOfTheLoopsOwnThreadIsTheReasonForTheFirstWorker() {
+        var log = List.of(new TuningDecision(0, 0, 1, Reason.START, Double.NaN), d(6, 1, 1, Reason.CONSUMER_WAITS, 0.97));
+        TuningExplanation e = explain(log, 0.002, true, QUIET);
+        assertThat(e.whyNotFewer()).isEqualTo("with 0 workers the consumer waited 97.0% of the time (batch 6)");
+
+        TuningExplanation none = explain(List.of(new TuningDecision(0, 0, 1, Reason.START, Double.NaN)), 0.0, true,
+                QUIET);
+        assertThat(none.whyNotFewer()).isEqualTo("there are none: the loop's own thread makes the batches");
+        assertThat(none.whyNotMore()).startsWith("no gain: with 0 the consumer waits only 0.0%");
+    }
+
+    @Test
     void aStepDownThatMadeTheConsumerWaitIsTheReasonNotToGoLower() {
         var log = List.of(start(), d(8, 2, 1, Reason.CONSUMER_WAITS, 0.5), d(40, 1, 1, Reason.CONSUMER_IDLE, 0.002),
                 d(48, 2, 1, Reason.CONSUMER_WAITS, 0.45));

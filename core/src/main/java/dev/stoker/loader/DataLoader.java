@@ -97,12 +97,20 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             int lanes = settings.numWorkers();
             int cores = Runtime.getRuntime().availableProcessors();
             boolean stream = source instanceof StreamSource;
+            boolean consumerMayMake = !stream && settings.inOrder(); // a stream's lanes are its streams
+            if (autotune.startWorkers() == 0 && !consumerMayMake) {
+                throw new IllegalArgumentException("autotune of " + settings.datasetName() + " cannot start at 0"
+                        + " workers: " + (stream ? "each lane of a streaming dataset reads its own stream, so one"
+                        + " must run" : "the consumer's thread makes batches in order only, and inOrder is false")
+                        + "; start at 1 (Autotune.startingAt(1), the default)");
+            }
             TuningPolicy policy = new TuningPolicy(lanes, autotune.maxPrefetch(), autotune.budgetBytes(), cores,
                     stream ? (w, p) -> lanes * p : (w, p) -> w * p);
             this.tuner = new Autotuner(settings.datasetName(), policy, autotune.replay(),
-                    () -> inFlightBound().batchBytes(), cores);
+                    () -> inFlightBound().batchBytes(), cores, autotune.startWorkers());
             TuningDecision start = tuner.start();
-            this.live = LiveSettings.tuned(lanes, Math.min(start.workers(), lanes), start.prefetch(), tuner);
+            this.live = LiveSettings.tuned(lanes, Math.clamp(start.workers(), consumerMayMake ? 0 : 1, lanes),
+                    start.prefetch(), tuner, consumerMayMake);
         }
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(source, maker)

@@ -433,7 +433,8 @@ public final class LoaderBuilder<T> {
 
     /**
      * Lets the loader choose its workers and prefetch while it runs (see {@link Autotune}):
-     * it starts with one worker and prefetch 1, adds workers and prefetch while the consumer
+     * it starts with one worker (or {@link Autotune#startingAt} workers: 0 has the consumer's
+     * thread make the first batches of a map-style dataset) and prefetch 1, adds workers and prefetch while the consumer
      * waits for data, and takes them back when it no longer waits, when other processes keep the
      * cores busy, or when the batches in flight would pass the budget. Instead of
      * {@link #numWorkers} and {@link #prefetchFactor}; the loader's own pool gets the budget

@@ -98,14 +98,19 @@ class AutotuneInvarianceTest {
                 r.nextLong());
     }
 
-    /** Random decisions at random batches (some past the end, never applied), in batch order. */
-    private static List<TuningDecision> decisions(SplittableRandom r, int lanes, long horizon) {
+    /**
+     * Random decisions at random batches (some past the end, never applied), in batch order; for a
+     * map-style trial 0 workers too (the consumer's thread makes the batches), a stream's lanes all run.
+     */
+    private static List<TuningDecision> decisions(SplittableRandom r, Trial trial, long horizon) {
+        int lanes = trial.lanes();
+        int fewest = trial.stream() ? 1 : 0;
         List<TuningDecision> out = new ArrayList<>();
         int n = r.nextInt(12);
         long at = 0;
         for (int i = 0; i < n; i++) {
             at += r.nextLong(Math.max(1, horizon / Math.max(1, n)) + 1);
-            out.add(TuningDecision.given(at, 1 + r.nextInt(lanes), 1 + r.nextInt(4)));
+            out.add(TuningDecision.given(at, fewest + r.nextInt(lanes + 1 - fewest), 1 + r.nextInt(4)));
         }
         return out;
     }
@@ -137,7 +142,7 @@ class AutotuneInvarianceTest {
             try (DataLoader<long[]> fixed = trial.fixed(2)) {
                 expected = run(fixed);
             }
-            List<TuningDecision> given = decisions(r, trial.lanes(), expected.size() / 2);
+            List<TuningDecision> given = decisions(r, trial, expected.size() / 2);
             try (DataLoader<long[]> tuned = trial.tuned(given)) {
                 assertThat(run(tuned)).as("trial %d: %s under %s", t, trial, given).isEqualTo(expected);
                 // each decision took effect after its batch, as given (those within the run)
@@ -173,7 +178,7 @@ class AutotuneInvarianceTest {
             int stopAfter = r.nextInt(expected.size() + 1);
             List<String> seen = new ArrayList<>();
             LoaderState state;
-            try (DataLoader<long[]> before = trial.tuned(decisions(r, trial.lanes(), expected.size()))) {
+            try (DataLoader<long[]> before = trial.tuned(decisions(r, trial, expected.size()))) {
                 state = ResumeRuns.stopAfter(before, EPOCHS, stopAfter, AutotuneInvarianceTest::describe, seen);
             }
             LoaderState fixedState;
@@ -182,7 +187,7 @@ class AutotuneInvarianceTest {
                 fixedState = fixed.state();
             }
             assertThat(state).as("trial %d: %s, stopped after %d", t, trial, stopAfter).isEqualTo(fixedState);
-            try (DataLoader<long[]> after = trial.tuned(decisions(r, trial.lanes(), expected.size()))) {
+            try (DataLoader<long[]> after = trial.tuned(decisions(r, trial, expected.size()))) {
                 ResumeRuns.resume(after, state, EPOCHS, AutotuneInvarianceTest::describe, seen, () -> {});
             }
             assertThat(seen).as("trial %d: %s, stopped after %d", t, trial, stopAfter).isEqualTo(expected);

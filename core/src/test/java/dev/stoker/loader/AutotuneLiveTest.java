@@ -61,6 +61,51 @@ class AutotuneLiveTest {
     }
 
     @Test
+    void fromZeroWorkersTheConsumerMakesTheFirstBatchesUntilTheTunerAddsOne() {
+        Slow data = new Slow(400, 4, 1);
+        List<String> expected = new ArrayList<>();
+        try (DataLoader<float[]> fixed = DataLoader.builder(data).batchSize(4).shuffle(true).seed(7).numWorkers(3)
+                .build()) {
+            for (Batch b : fixed) {
+                try (b) {
+                    expected.add(java.util.Arrays.toString(b.indices()));
+                }
+            }
+        }
+        List<String> threads = new ArrayList<>();
+        try (DataLoader<float[]> loader = DataLoader.builder(data).batchSize(4).shuffle(true).seed(7)
+                .autotune(Autotune.budget(64L << 20).maxWorkers(3).startingAt(0)).build()) {
+            List<String> got = new ArrayList<>();
+            loader.stageClock().listenBatches((epoch, batch, rows, bytes, start, end) -> {
+                synchronized (threads) {
+                    threads.add(Thread.currentThread().getName());
+                }
+            });
+            for (Batch b : loader) { // no step: the consumer waits for every batch
+                try (b) {
+                    got.add(java.util.Arrays.toString(b.indices()));
+                }
+            }
+            assertThat(got).isEqualTo(expected); // the batches of 3 workers, whoever made them
+            List<TuningDecision> log = loader.tuningLog();
+            assertThat(log.getFirst()).isEqualTo(new TuningDecision(0, 0, 1, TuningDecision.Reason.START, Double.NaN));
+            assertThat(log.get(1).workers()).isEqualTo(1); // the first window: a worker, whatever the cores
+            assertThat(log.get(1).reason()).isEqualTo(TuningDecision.Reason.CONSUMER_WAITS);
+            assertThat(log.stream().skip(1)).allMatch(d -> d.workers() >= 1);
+        }
+        String consumer = Thread.currentThread().getName();
+        assertThat(threads).contains(consumer).anyMatch(t -> t.startsWith("stoker-worker-"));
+    }
+
+    @Test
+    void aStreamCannotStartAtZeroWorkers() {
+        assertThatThrownBy(() -> DataLoader.builder(new SlowStream(8, 1)).batchSize(2)
+                .autotune(Autotune.budget(1L << 20).maxWorkers(2).startingAt(0)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot start at 0 workers: each lane of a streaming dataset reads its own stream");
+    }
+
+    @Test
     void aTightBudgetIsNeverPassed() {
         int floats = 64 * 1024; // 256 KiB a sample, 1 MiB a batch of 4
         long batchBytes = 4L * floats * Float.BYTES;

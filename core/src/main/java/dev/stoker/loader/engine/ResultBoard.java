@@ -96,18 +96,54 @@ final class ResultBoard {
     /**
      * Waits for room for one more batch of worker {@code w}, at {@code position} among the pass's
      * results (-1: not known, as in a stream). Returns at once when the board is closed.
+     *
+     * @return false, holding no slot, when the consumer has taken that position already: it made
+     *     that batch itself ({@link #tookItself}); a worker's own batches are taken after it made them
      */
-    void acquireSlot(int w, long position) throws InterruptedException {
+    boolean acquireSlot(int w, long position) throws InterruptedException {
         if (slots != null) {
             slots[w].acquire();
-            return;
+            return true;
         }
         lock.lockInterruptibly();
         try {
             while (!closed && (held[w] >= live.prefetch() || position >= 0 && position - taken >= live.window())) {
+                if (position >= 0 && position < taken) {
+                    return false;
+                }
                 room[w].await();
             }
+            if (!closed && position >= 0 && position < taken) {
+                return false;
+            }
             held[w]++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether worker {@code w} has a result waiting. */
+    boolean hasResult(int w) {
+        lock.lock();
+        try {
+            return !queues[w].isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The consumer made worker {@code w}'s next batch itself, in its turn (a tuned pass at 0
+     * workers): the turn passes on as if it had taken it from the board, and workers waiting for
+     * that position learn it is done.
+     */
+    void tookItself(int w) {
+        lock.lock();
+        try {
+            taken++;
+            cursor = (w + 1) % queues.length;
+            wakeAll();
         } finally {
             lock.unlock();
         }
