@@ -13,6 +13,7 @@ import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The property behind autotune: under any tuning decisions (injected, seeded), a loader delivers
@@ -162,6 +163,29 @@ class AutotuneInvarianceTest {
                     assertThat(tuned.stats().workers()).isEqualTo(last.workers());
                     assertThat(tuned.stats().prefetch()).isEqualTo(last.prefetch());
                 }
+            }
+        }
+    }
+
+    /**
+     * Workers taken back to 0 mid-pass, while lanes wait for a permit to make batches the consumer
+     * then makes itself: every pass still ends (a lane waiting for a permit learns its batch is
+     * gone), with the fixed configuration's batches.
+     */
+    @Test
+    @Timeout(60)
+    void aPassThatGoesDownToZeroWorkersEndsWithTheSameBatches() {
+        for (int t = 0; t < 20; t++) {
+            Trial trial = new Trial(false, 60 + t, 3, 3, false, t);
+            List<String> expected;
+            try (DataLoader<long[]> fixed = trial.fixed(2)) {
+                expected = run(fixed);
+            }
+            // one worker of three lanes, 4 ahead: the two other lanes hold slots and wait for a permit
+            List<TuningDecision> given = List.of(TuningDecision.given(0, 1, 4), TuningDecision.given(1 + t % 3, 0, 1));
+            try (DataLoader<long[]> tuned = trial.tuned(given)) {
+                assertThat(run(tuned)).as("trial %d", t).isEqualTo(expected);
+                assertThat(tuned.stats().workers()).isZero();
             }
         }
     }

@@ -1,6 +1,8 @@
 package dev.stoker.loader.engine;
 
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -135,11 +137,34 @@ public final class LiveSettings {
         return tuner == null ? Integer.MAX_VALUE : Math.multiplyExact(workers, prefetch);
     }
 
+    /** How often a worker waiting for a permit looks whether its batch is still to make (see below). */
+    private static final long GONE_CHECK_NANOS = 10_000_000;
+
     /** Waits for a permit to make a batch (tuned settings only). */
     void beforeMake() throws InterruptedException {
         if (throttle != null) {
             throttle.acquire();
         }
+    }
+
+    /**
+     * Waits for a permit to make a batch (tuned settings only), or until {@code gone} says the
+     * batch was made elsewhere (the consumer's thread, at 0 workers): a worker that waits for a
+     * permit while the count is 0 would otherwise wait past the pass's end. Looks every 10 ms
+     * while it waits; a free permit is taken at once, as {@link #beforeMake()} takes it.
+     *
+     * @return false, holding no permit, when the batch is gone
+     */
+    boolean beforeMake(BooleanSupplier gone) throws InterruptedException {
+        if (throttle == null) {
+            return true;
+        }
+        while (!throttle.tryAcquire(GONE_CHECK_NANOS, TimeUnit.NANOSECONDS)) {
+            if (gone.getAsBoolean()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Gives back the permit {@link #beforeMake} took. */

@@ -77,7 +77,15 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
                 return;
             }
             try {
-                live.beforeMake();
+                if (claimed == null) {
+                    live.beforeMake();
+                } else {
+                    long position = k;
+                    if (!live.beforeMake(() -> board.isTaken(position))) {
+                        board.releaseSlot(w); // the consumer's thread made it while this lane waited
+                        continue;
+                    }
+                }
             } catch (InterruptedException e) {
                 return;
             }

@@ -123,6 +123,16 @@ final class ResultBoard {
         }
     }
 
+    /** Whether the consumer has taken {@code position} (for a worker's own position: made it itself). */
+    boolean isTaken(long position) {
+        lock.lock();
+        try {
+            return position < taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Whether worker {@code w} has a result waiting. */
     boolean hasResult(int w) {
         lock.lock();
