@@ -97,7 +97,11 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             int lanes = settings.numWorkers();
             int cores = Runtime.getRuntime().availableProcessors();
             boolean stream = source instanceof StreamSource;
-            boolean consumerMayMake = !stream && settings.inOrder(); // a stream's lanes are its streams
+            // 0 workers only where asked for (a start at 0, or a replayed 0): the lanes then claim each
+            // batch against the consumer's thread, which a loader that never goes to 0 need not pay
+            boolean zeroAsked = autotune.startWorkers() == 0
+                    || autotune.replay().stream().anyMatch(d -> d.workers() == 0);
+            boolean consumerMayMake = zeroAsked && !stream && settings.inOrder(); // a stream's lanes are its streams
             if (autotune.startWorkers() == 0 && !consumerMayMake) {
                 throw new IllegalArgumentException("autotune of " + settings.datasetName() + " cannot start at 0"
                         + " workers: " + (stream ? "each lane of a streaming dataset reads its own stream, so one"
