@@ -9,6 +9,7 @@ import dev.stoker.loader.TuningDecision;
 import dev.stoker.loader.TuningPolicy;
 import dev.stoker.metrics.MachineCpu;
 import dev.stoker.metrics.ProcessCpu;
+import dev.stoker.metrics.StageClock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,11 +38,17 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code tick}: one tick as the live controller runs it: the machine's and the process's
  *       CPU counters read ({@code /proc/stat} and the MX bean) and the decision. It runs at most
  *       every 100 ms and 4 batches, so its share per batch is this divided by the batches in 100 ms.
+ *   <li>{@code batchHookUnheard} and {@code batchHookHeard}: the once-per-batch hook
+ *       ({@code StageClock.batchMade}) with no listener, as every loader runs it, and with one
+ *       that records into an array, as a histogram would.
+ *   <li>{@code queueDepth}: one reading of {@code DataLoader.queueDepth()}, as a report's sampler
+ *       or a dashboard takes it while the loader runs (from another thread in real use).
  * </ul>
  *
  * <pre>
  * ./mvnw -pl bench -am package -DskipTests
  * java -jar bench/target/benchmarks.jar AutotuneBenchmark
+ * java -jar bench/target/benchmarks.jar 'AutotuneBenchmark.(loaderBatch|tick|batchHook.*|queueDepth)' -p tuning=fixed,live
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -89,6 +96,42 @@ public class AutotuneBenchmark {
         private final TuningPolicy.Signals signals = new TuningPolicy.Signals(0.03, 0.5, 0.3, 1 << 20);
         private MachineCpu.Ticks machine = MachineCpu.ticks();
         private long process = ProcessCpu.nanos();
+    }
+
+    /** A clock with no batch listener, and one with a listener that keeps the last assembly time. */
+    @State(Scope.Thread)
+    public static class Hooks {
+        private final StageClock unheard = new StageClock();
+        private final StageClock heard = new StageClock();
+        private final long[] last = new long[1];
+        private long k;
+
+        @Setup
+        public void setUp() {
+            heard.listenBatches((epoch, batch, rows, bytes, start, end) -> last[0] = end - start);
+        }
+    }
+
+    /** The once-per-batch hook as every loader calls it: nobody listens. */
+    @Benchmark
+    public long batchHookUnheard(Hooks h) {
+        long k = h.k++;
+        h.unheard.batchMade(0, k, 32, 1 << 20, k, k + 1000);
+        return k;
+    }
+
+    /** The hook with one listener. */
+    @Benchmark
+    public long batchHookHeard(Hooks h) {
+        long k = h.k++;
+        h.heard.batchMade(0, k, 32, 1 << 20, k, k + 1000);
+        return h.last[0];
+    }
+
+    /** One reading of the queue's depth. */
+    @Benchmark
+    public int queueDepth(Pass p) {
+        return p.loader.queueDepth();
     }
 
     /** Take the next batch from the loader, read one value, close it. */

@@ -1,75 +1,175 @@
 package dev.stoker.cli;
 
+import dev.stoker.loader.Batch;
+import dev.stoker.loader.BatchIterator;
 import dev.stoker.loader.DataLoader;
-import dev.stoker.loader.StepLoop;
+import dev.stoker.loader.InFlightBound;
 import dev.stoker.loader.TuningDecision;
+import dev.stoker.metrics.MachineCpu;
+import dev.stoker.metrics.ProcessCpu;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * One run of an autotuned loader against a stand-in step ({@code stoker tune --autotune}): when
- * the consumer's wait fell under 5% for good, the speed once settled, and the memory held against
- * the budget. The wait is measured by the loop itself: batch {@code i}'s wait is the time from
- * the end of step {@code i - 1} to its arrival, over a sliding window of {@value #WINDOW} batches.
+ * One run of an autotuned loader against a stand-in step ({@code stoker tune}): the loop takes
+ * batches and sleeps the step after each, as a training loop waits for the GPU, until the
+ * controller has made no change for {@code settle} batches and {@code settleTime} (settled), or
+ * {@code maxBatches} were taken. Then: where it settled and why ({@link TuningExplanation}),
+ * when the consumer's wait fell under 5% for good, the speed once settled, and the memory held
+ * against the budget.
+ *
+ * <p>The wait is measured by the loop itself: batch {@code i}'s wait is the time from the end of
+ * step {@code i - 1} to its arrival; "under 5% for good" is over a sliding window of
+ * {@value #WINDOW} batches.
  *
  * @param batches         batches taken
- * @param settledBatch    the first batch from which the window's wait stayed under 5%, or -1 never
- * @param settledSeconds  seconds from the first batch to that one, or NaN
- * @param steadyPerSecond batches per second over the second half of the run
- * @param finalWaitShare  the wait share over the second half of the run
+ * @param settled         whether the controller settled before the run's end
+ * @param settledFrom     the batch of the controller's last change: the settled part runs from there
+ * @param fedBatch        the first batch from which the window's wait stayed under 5%, or -1 never
+ * @param fedSeconds      seconds from the first batch to that one, or NaN
+ * @param steadyPerSecond batches per second once settled (the second half, if it never settled)
+ * @param steadyWaitShare the share of that part the consumer spent waiting
  * @param peakPoolBytes   the most the loader's pool held
  * @param budgetBytes     the budget
- * @param decisions       the autotuner's changes, in order
+ * @param decisions       the autotuner's changes, its start first
+ * @param explanation     why the count it ended on
  */
-record AutotuneTrial(long batches, long settledBatch, double settledSeconds, double steadyPerSecond,
-                     double finalWaitShare, long peakPoolBytes, long budgetBytes, List<TuningDecision> decisions) {
+record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBatch, double fedSeconds,
+                     double steadyPerSecond, double steadyWaitShare, long peakPoolBytes, long budgetBytes,
+                     List<TuningDecision> decisions, TuningExplanation explanation) {
     static final int WINDOW = 20;
-    static final double SETTLED = 0.05;
+    static final double FED = 0.05;
 
-    /** Runs {@code batches} batches of {@code loader} against {@code step}. */
-    static AutotuneTrial run(DataLoader<?> loader, long batches, Duration step, long budgetBytes) {
-        long[] arrived = new long[(int) batches];
-        long[] waited = new long[(int) batches];
-        long[] previousEnd = {0};
-        int[] n = {0};
+    /** How long a run goes on and when it counts as settled. */
+    record Limits(long maxBatches, int settleBatches, Duration settleTime) {
+        Limits {
+            if (maxBatches < 2 || maxBatches > Integer.MAX_VALUE - 8 || settleBatches < 2) {
+                throw new IllegalArgumentException("a run needs 2 or more batches and a settled part of 2 or more, not "
+                        + maxBatches + " and " + settleBatches);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code loader} (autotuned, on {@code lanes} worker threads with at most {@code maxPrefetch}
+     * each) against {@code step} until it settles or {@code limits} end the run.
+     */
+    static AutotuneTrial run(DataLoader<?> loader, Limits limits, Duration step, long budgetBytes, int lanes,
+                             int maxPrefetch) {
+        int max = (int) limits.maxBatches();
+        long[] arrived = new long[max];
+        long[] waited = new long[max];
         long stepNanos = step.toNanos();
-        long taken = StepLoop.run(loader, batches, step, b -> {
-            long now = System.nanoTime();
-            int i = n[0]++;
-            arrived[i] = now;
-            waited[i] = i == 0 ? 0 : Math.max(0, now - (previousEnd[0]));
-            previousEnd[0] = now + stepNanos; // the step ends (about) then; sleep overhead counts as wait
-        });
-        int count = (int) taken;
-        long settled = -1;
+        long settleNanos = limits.settleTime().toNanos();
+        int count = 0;
+        long stepEnd = 0;
+        boolean settled = false;
+        List<TuningDecision> log = loader.tuningLog();
+        long changeSeen = System.nanoTime(); // when the loop first saw the last change
+        MachineCpu.Ticks machineAtChange = MachineCpu.ticks();
+        long processAtChange = ProcessCpu.nanos();
+        run:
+        while (count < max) {
+            int before = count;
+            try (BatchIterator it = loader.iterator()) {
+                while (count < max && it.hasNext()) {
+                    try (Batch b = it.next()) {
+                        long now = System.nanoTime();
+                        arrived[count] = now;
+                        waited[count] = count == 0 ? 0 : Math.max(0, now - stepEnd);
+                        count++;
+                        List<TuningDecision> nowLog = loader.tuningLog();
+                        if (nowLog.size() != log.size()) {
+                            log = nowLog;
+                            changeSeen = now;
+                            machineAtChange = MachineCpu.ticks();
+                            processAtChange = ProcessCpu.nanos();
+                        }
+                        if (count - log.getLast().batch() >= limits.settleBatches() && now - changeSeen >= settleNanos) {
+                            settled = true;
+                            break run;
+                        }
+                        sleep(stepNanos);
+                        stepEnd = System.nanoTime();
+                    }
+                }
+            }
+            if (count == before) {
+                break; // an empty epoch: nothing more will come
+            }
+        }
+        long end = System.nanoTime();
+        TuningExplanation.Cores cores = cores(machineAtChange, processAtChange, end - changeSeen);
+        log = loader.tuningLog();
+        if (count < 2) {
+            throw new IllegalStateException("the loader gave " + count + " batches; a run needs at least 2");
+        }
+        long fed = fedFrom(arrived, waited, count);
+        double fedSeconds = fed < 0 ? Double.NaN : (arrived[(int) fed] - arrived[0]) / 1e9;
+        long from = log.getLast().batch();
+        int start = settled && count - from >= 2 ? (int) from : count / 2;
+        long span = arrived[count - 1] - arrived[start];
+        long wait = 0;
+        for (int j = start + 1; j < count; j++) {
+            wait += waited[j];
+        }
+        double steady = span <= 0 ? Double.NaN : (count - 1 - start) / (span / 1e9);
+        double steadyWait = span <= 0 ? Double.NaN : (double) wait / span;
+        TuningExplanation why = TuningExplanation.of(log, lanes, maxPrefetch, steadyWait,
+                oneMoreFits(loader.inFlightBound(), log.getLast(), budgetBytes), ByteSize.format(budgetBytes), cores);
+        return new AutotuneTrial(count, settled, from, fed, fedSeconds, steady, steadyWait,
+                loader.pool().peakReservedBytes(), budgetBytes, log, why);
+    }
+
+    /** How busy the cores were from {@code machineBefore}/{@code processBefore}, {@code nanos} ago, to now. */
+    private static TuningExplanation.Cores cores(MachineCpu.Ticks machineBefore, long processBefore, long nanos) {
+        int count = Runtime.getRuntime().availableProcessors();
+        double busy = MachineCpu.busyShare(machineBefore, MachineCpu.ticks());
+        long processNow = ProcessCpu.nanos();
+        double ours = processNow < 0 || processBefore < 0 || nanos <= 0 ? Double.NaN
+                : Math.min(1, (double) (processNow - processBefore) / nanos / count);
+        return new TuningExplanation.Cores(busy < 0 ? Double.NaN : busy, ours, count);
+    }
+
+    /** The first batch from which every window's wait stayed under 5%, or -1. */
+    private static long fedFrom(long[] arrived, long[] waited, int count) {
+        long fed = -1;
         for (int i = WINDOW; i < count; i++) { // the last window that was over 5% sets the start
             long span = arrived[i] - arrived[i - WINDOW];
             long wait = 0;
             for (int j = i - WINDOW + 1; j <= i; j++) {
                 wait += waited[j];
             }
-            if ((double) wait / span >= SETTLED) {
-                settled = -1;
-            } else if (settled < 0) {
-                settled = i;
+            if ((double) wait / span >= FED) {
+                fed = -1;
+            } else if (fed < 0) {
+                fed = i;
             }
         }
-        int half = count / 2;
-        double steady = Double.NaN;
-        double finalWait = Double.NaN;
-        if (count - half > 1) {
-            long span = arrived[count - 1] - arrived[half];
-            steady = (count - 1 - half) / (span / 1e9);
-            long wait = 0;
-            for (int j = half + 1; j < count; j++) {
-                wait += waited[j];
-            }
-            finalWait = (double) wait / span;
+        return fed;
+    }
+
+    /**
+     * Whether one worker more keeps the batches in flight and the consumer's one within the
+     * budget: {@code prefetch x (workers + 1)} for map-style passes; a stream's lanes all hold
+     * their prefetch whatever the count, so there the bound does not grow.
+     */
+    static boolean oneMoreFits(InFlightBound bound, TuningDecision now, long budgetBytes) {
+        if (bound.batchBytes() < 0) {
+            return true;
         }
-        double seconds = settled < 0 ? Double.NaN : (arrived[(int) settled] - arrived[0]) / 1e9;
-        return new AutotuneTrial(taken, settled, seconds, steady, finalWait, loader.pool().peakReservedBytes(),
-                budgetBytes, loader.tuningLog());
+        long inFlight = bound.workers() == now.workers() ? (long) now.prefetch() * (now.workers() + 1) : bound.batches();
+        return (inFlight + 1) * (double) bound.batchBytes() <= budgetBytes;
+    }
+
+    /** Sleeps {@code nanos}, parking again after an early wake-up. */
+    private static void sleep(long nanos) {
+        long end = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
     }
 
     /** What the run found, in lines for a person. */
@@ -78,36 +178,23 @@ record AutotuneTrial(long batches, long settledBatch, double settledSeconds, dou
         for (TuningDecision d : decisions) {
             s.append("  ").append(d.describe()).append('\n');
         }
-        TuningDecision last = decisions.getLast();
-        s.append(String.format(Locale.ROOT, "%nautotune settled on %d %s, prefetch %d: %s.%n", last.workers(),
-                last.workers() == 1 ? "worker" : "workers", last.prefetch(), why(last)));
-        s.append(settledBatch < 0
+        TuningExplanation e = explanation;
+        s.append(String.format(Locale.ROOT, "%n%s %d %s, prefetch %d%s%n", settled ? "settled on" : "ended on",
+                e.workers(), e.workers() == 1 ? "worker" : "workers", e.prefetch(), settled
+                        ? String.format(Locale.ROOT, " (no change since batch %d of %d)", settledFrom, batches)
+                        : String.format(Locale.ROOT, " (still changing at batch %d: the run ended at %d)", settledFrom,
+                                batches)));
+        s.append(String.format(Locale.ROOT, "  why not %s: %s%n", e.workers() == 0 ? "fewer" : e.workers() - 1,
+                e.whyNotFewer()));
+        s.append(String.format(Locale.ROOT, "  why not %d: %s%n", e.workers() + 1, e.whyNotMore()));
+        s.append(fedBatch < 0
                 ? "the consumer's wait never stayed under 5% of a " + WINDOW + "-batch window\n"
                 : String.format(Locale.ROOT, "the consumer's wait stayed under 5%% from batch %d, %.2f s in%n",
-                        settledBatch, settledSeconds));
-        s.append(String.format(Locale.ROOT, "second half: %.1f batches/s, the consumer waiting %.1f%% of the time%n",
-                steadyPerSecond, 100 * finalWaitShare));
+                        fedBatch, fedSeconds));
+        s.append(String.format(Locale.ROOT, "%s: %.1f batches/s, the consumer waiting %.1f%% of the time%n",
+                settled ? "settled" : "second half", steadyPerSecond, 100 * steadyWaitShare));
         s.append(String.format(Locale.ROOT, "pool peak %s of a %s budget%s%n", ByteSize.format(peakPoolBytes),
                 ByteSize.format(budgetBytes), peakPoolBytes > budgetBytes ? " (OVER)" : ""));
         return s.toString();
-    }
-
-    /** Why the run ended where it did, from the last change and the wait once settled. */
-    private String why(TuningDecision d) {
-        String wait = String.format(Locale.ROOT, "%.1f%%", 100 * finalWaitShare);
-        if (finalWaitShare < SETTLED) {
-            return switch (d.reason()) {
-                case START -> "where it started: one worker keeps this step fed, the consumer waiting " + wait;
-                case CONSUMER_IDLE -> "a worker fewer than it had, once the consumer stopped waiting; it waits " + wait;
-                default -> "the consumer is fed: it waited " + wait + " of the second half";
-            };
-        }
-        return switch (d.reason()) {
-            case CPU_SATURATED -> "the consumer still waits " + wait + ": other processes keep the cores busy, so"
-                    + " no worker was added back";
-            case MEMORY_BUDGET -> "the consumer still waits " + wait + ": the memory budget allows no more";
-            default -> "the consumer still waits " + wait + ": every lane and all prefetch in use, the cores busy,"
-                    + " or the run too short to add more (see the changes above)";
-        };
     }
 }

@@ -32,9 +32,17 @@ import java.util.Locale;
  * @param autotuneBytes     the loader's autotuner's memory budget ({@code LoaderBuilder.autotune}),
  *                          which then chooses the workers and prefetch itself (numWorkers is its
  *                          lanes); 0 for the fixed numWorkers and prefetch. Shown as {@code autotune}
+ * @param autotuneStart     the workers the autotuner starts at ({@code Autotune.startingAt}; 1
+ *                          unless set, 0 the consumer's thread); unused without it
  */
 public record Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
-                            boolean fill, int ioConcurrency, boolean raw, long autotuneBytes) {
+                            boolean fill, int ioConcurrency, boolean raw, long autotuneBytes, int autotuneStart) {
+
+    /** A configuration, tuned or not, whose autotuner starts at one worker. */
+    public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
+                         boolean fill, int ioConcurrency, boolean raw, long autotuneBytes) {
+        this(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, raw, autotuneBytes, 1);
+    }
 
     /** A configuration with fixed workers and prefetch. */
     public Configuration(int numWorkers, int prefetchFactor, boolean persistentWorkers, boolean batched,
@@ -111,25 +119,25 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
     /** The same configuration with {@code n} workers (persistent only where there are workers to keep). */
     public Configuration withWorkers(int n) {
         return new Configuration(n, prefetchFactor, persistentWorkers && n > 0, batched, fill, ioConcurrency, raw,
-                autotuneBytes);
+                autotuneBytes, autotuneStart);
     }
 
     /** The same configuration on the zero-copy path ({@link #fill}). */
     public Configuration withFill() {
         return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, true, ioConcurrency, raw,
-                autotuneBytes);
+                autotuneBytes, autotuneStart);
     }
 
     /** The same configuration in the loader's I/O mode, {@code concurrency} fetches at once. */
     public Configuration withIo(int concurrency) {
         return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, concurrency, raw,
-                autotuneBytes);
+                autotuneBytes, autotuneStart);
     }
 
     /** The same configuration reading raw samples only ({@link #raw}). */
     public Configuration withRaw() {
         return new Configuration(numWorkers, prefetchFactor, persistentWorkers, batched, fill, ioConcurrency, true,
-                autotuneBytes);
+                autotuneBytes, autotuneStart);
     }
 
     /**
@@ -137,8 +145,13 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
      * {@code budgetBytes}, on {@code lanes} worker threads.
      */
     public Configuration withAutotune(long budgetBytes, int lanes) {
+        return withAutotune(budgetBytes, lanes, 1);
+    }
+
+    /** As {@link #withAutotune(long, int)}, the autotuner starting at {@code start} workers (0: the consumer's thread). */
+    public Configuration withAutotune(long budgetBytes, int lanes, int start) {
         return new Configuration(lanes, prefetchFactor, persistentWorkers && lanes > 0, batched, fill, ioConcurrency,
-                raw, budgetBytes);
+                raw, budgetBytes, start);
     }
 
     /**
@@ -148,7 +161,8 @@ public record Configuration(int numWorkers, int prefetchFactor, boolean persiste
      */
     <T> LoaderBuilder<T> engine(LoaderBuilder<T> builder) {
         if (autotuneBytes > 0) {
-            return builder.autotune(Autotune.budget(autotuneBytes).maxWorkers(Math.max(1, numWorkers)))
+            return builder.autotune(Autotune.budget(autotuneBytes).maxWorkers(Math.max(1, numWorkers))
+                            .startingAt(autotuneStart))
                     .persistentWorkers(persistentWorkers).ioConcurrency(ioConcurrency);
         }
         return builder.numWorkers(numWorkers).prefetchFactor(prefetchFactor()).persistentWorkers(persistentWorkers)

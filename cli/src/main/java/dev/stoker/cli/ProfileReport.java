@@ -41,7 +41,7 @@ final class ProfileReport {
     /** The parts a batch's making is stacked into, in the chart's order. */
     enum Part {
         READ("read"), DECODE("decode"), TRANSFORM("transform"), MEMORY("memory wait"), FETCH_REST("other fetch"),
-        COLLATE("collate");
+        COLLATE("collate"), COPY("copy");
 
         final String label;
 
@@ -121,8 +121,11 @@ final class ProfileReport {
         counters.put("samples", in.stats().samples());
         counters.put("failedBatches", in.stats().failedBatches());
         counters.put("skippedSamples", in.stats().skippedSamples());
-        root.putArray("notTimed").add("copy: the host-to-device copy is not the loader's; stoker profile's loop"
-                + " has no device, so no copy is timed (stoker cuda measures it)");
+        ArrayNode notTimed = root.putArray("notTimed");
+        if (p.times().get(Stage.COPY).count() == 0) {
+            notTimed.add("copy: nothing copied the batches to a device on the loader's clock (stoker profile's loop"
+                    + " has no device; a DevicePrefetcher given the loader's stageClock() times its copies)");
+        }
         ObjectNode trace = root.putObject("trace");
         trace.put("events", in.trace().events());
         trace.put("dropped", in.trace().dropped());
@@ -341,31 +344,7 @@ final class ProfileReport {
                     s.loadingByThread.computeIfAbsent(cols[0][i], k -> new ArrayList<>()).add(new long[] {start, d});
                 }
             }
-            s.dropPassEnds();
             return s;
-        }
-
-        /**
-         * Leaves out the consumer's last wait of a pass that another pass followed: the ask that
-         * found the pass over (the loader times it as a wait, for a batch that never came). It is
-         * the one entry of its pass without a step; the run's very last batch has none either, but
-         * no pass follows it.
-         */
-        private void dropPassEnds() {
-            List<List<Long>> keys = new ArrayList<>(consumerKeys.keySet());
-            List<EnumMap<Stage, Long>> kept = new ArrayList<>();
-            consumerKeys.clear();
-            for (int i = 0; i < keys.size(); i++) {
-                EnumMap<Stage, Long> row = perConsumerBatch.get(i);
-                boolean lastOfPass = i + 1 < keys.size() && !keys.get(i + 1).get(0).equals(keys.get(i).get(0));
-                if (lastOfPass && !row.containsKey(Stage.STEP)) {
-                    continue;
-                }
-                consumerKeys.put(keys.get(i), kept.size());
-                kept.add(row);
-            }
-            perConsumerBatch.clear();
-            perConsumerBatch.addAll(kept);
         }
 
         private static boolean isConsumer(Stage s) {
@@ -388,7 +367,8 @@ final class ProfileReport {
         /**
          * Milliseconds per batch of each {@link Part}. Memory wait is part of fetch on the fill
          * path (a batch with no collate) and of collate otherwise; each is taken out of the one
-         * it is in, so the parts stack up to the batch's fetch plus collate.
+         * it is in, so the parts stack up to the batch's fetch plus collate (plus its copy, where
+         * something copied it on the loader's clock).
          */
         double[][] parts() {
             double[][] out = new double[Part.values().length][perBatch.size()];
@@ -409,6 +389,7 @@ final class ProfileReport {
                 out[Part.MEMORY.ordinal()][i] = memory / 1e6;
                 out[Part.FETCH_REST.ordinal()][i] = fetchRest / 1e6;
                 out[Part.COLLATE.ordinal()][i] = collateOwn / 1e6;
+                out[Part.COPY.ordinal()][i] = b.getOrDefault(Stage.COPY, 0L) / 1e6;
             }
             return out;
         }

@@ -14,9 +14,9 @@ import java.util.function.LongSupplier;
  * Reads a loader's counters every so often while {@code stoker profile} runs, for the report's
  * charts over time: batches ready for the consumer, pool memory, the consumer's wait.
  *
- * <p>Only the loader's public readings: {@link DataLoader#stats()} (batches made), the pool's
- * figures, {@link DataLoader#stageTimes()}. The queue's depth is what was made less what the
- * consumer has taken; the loader does not say how many batches are in the making.
+ * <p>Only the loader's public readings: {@link DataLoader#stats()} (batches made),
+ * {@link DataLoader#queueDepth()} (batches made and waiting), the pool's figures,
+ * {@link DataLoader#stageTimes()}.
  *
  * <p>At most {@link #MAX_SAMPLES} are kept: when full, every other one is dropped and the interval
  * doubles, so a long run costs as little memory as a short one and is still covered from start to
@@ -32,18 +32,14 @@ final class ProfileSampler implements AutoCloseable {
      * @param atNanos       when, in {@link System#nanoTime()}'s terms
      * @param made          batches made so far
      * @param taken         batches the consumer had taken
+     * @param ready         batches made and not yet taken: the queue ahead of the consumer
      * @param lentBytes     pool memory lent to batches
      * @param reservedBytes pool memory held, lent and idle
      * @param waitNanos     the consumer's waits so far, summed (the first batch of a pass included)
      * @param stepNanos     the consumer's steps so far, summed
      */
-    record Sample(long atNanos, long made, long taken, long lentBytes, long reservedBytes, long waitNanos,
-                  long stepNanos) {
-        /** Batches made and not yet taken: the queue ahead of the consumer. */
-        long ready() {
-            return Math.max(0, made - taken);
-        }
-    }
+    record Sample(long atNanos, long made, long taken, int ready, long lentBytes, long reservedBytes, long waitNanos,
+                  long stepNanos) {}
 
     private final DataLoader<?> loader;
     private final LongSupplier taken;
@@ -84,7 +80,8 @@ final class ProfileSampler implements AutoCloseable {
     private void sample() {
         PoolStats pool = loader.pool().stats();
         StageTimes t = loader.stageTimes();
-        Sample s = new Sample(System.nanoTime(), loader.stats().batches(), taken.getAsLong(), pool.lentBytes(),
+        Sample s = new Sample(System.nanoTime(), loader.stats().batches(), taken.getAsLong(), loader.queueDepth(),
+                pool.lentBytes(),
                 pool.reservedBytes(), t.nanos(Stage.WAIT) + t.nanos(Stage.FIRST_BATCH), t.nanos(Stage.STEP));
         synchronized (this) {
             if (samples.size() >= maxSamples) {

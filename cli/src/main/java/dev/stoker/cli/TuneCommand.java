@@ -3,13 +3,17 @@ package dev.stoker.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stoker.loader.Autotune;
+import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderProfile;
+import dev.stoker.loader.TuningDecision;
 import dev.stoker.loader.TuningResult;
 import dev.stoker.loader.TuningTrial;
 import dev.stoker.loader.WorkerTuner;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -20,31 +24,40 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code stoker tune}: how many workers a workload needs to keep a training step of a given
- * length fed, found by trying worker counts ({@link WorkerTuner}) and printing each trial as it
- * ends.
+ * {@code stoker tune}: how many workers and how much prefetch a workload needs to keep a training
+ * step of a given length fed, found by the loader's own controller ({@code LoaderBuilder.autotune},
+ * the same code a training job runs): the loader starts at one worker and prefetch 1, runs against
+ * a stand-in step until the controller settles, and the command says where it settled, why not one
+ * worker fewer or more, how soon the consumer stopped waiting and the memory held against the
+ * budget. {@code --verify} also tries fixed worker counts ({@link WorkerTuner}) and sets the best
+ * of them beside the tuned speed.
  */
 @Command(
         name = "tune",
         sortOptions = false,
         header = "Find how many workers keep a training step fed.",
         description = {
-            "Tries worker counts 0, 1, 2, 4, ... on one configuration of a workload,",
-            "each against a stand-in for the training step (the loop sleeps",
-            "--step-ms per batch), and stops where more workers stop helping: the loop",
-            "is fed, the speed levels off, or every core is busy. Then it narrows down",
-            "to the fewest workers that keep the step fed (the loop waits less than 5%%",
-            "of its time). Without --step-ms it looks for the fewest workers within 5%%",
-            "of the fastest count.",
+            "Runs one configuration of a workload under the loader's autotuner (the",
+            "controller of LoaderBuilder.autotune) from 1 worker (--from) and prefetch 1, against a",
+            "stand-in for the training step (the loop sleeps --step-ms per batch), until the",
+            "controller has changed nothing for --settle batches and a second. Prints each",
+            "change as it was made, the settings it settled on with why not one worker",
+            "fewer (the consumer waited) or more (no gain, every lane in use, the cores",
+            "busy, the budget), when the consumer's wait fell under 5%%, the settled speed",
+            "and the pool's peak against the budget. --verify then tries fixed worker counts",
+            "0, 1, 2, 4, ... against the same step and compares the best with the tuned run.",
             ""
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  stoker tune --step-ms 100                      W1 against a 100 ms step",
-            "  stoker tune -w W3 -c 'nw=2 fill' --step-ms 80   W3's fill path",
-            "  stoker tune -w W6                              the fastest for W6, no step"
+            "  stoker tune --step-ms 100                        W1 against a 100 ms step",
+            "  stoker tune -w W3 -c 'nw=2 fill' --step-ms 80     W3's fill path",
+            "  stoker tune -w W5 --step-ms 20 --budget 512MiB --verify",
+            "                                                   and the best fixed count beside it"
         })
 final class TuneCommand implements Callable<Integer> {
+    /** How long, besides --settle batches, the controller must have changed nothing: ten of its windows. */
+    static final Duration SETTLE_TIME = Duration.ofSeconds(1);
 
     @Spec
     CommandSpec spec;
@@ -53,30 +66,51 @@ final class TuneCommand implements Callable<Integer> {
     WorkloadOptions workloadOptions;
 
     @Option(names = {"-c", "--config"}, paramLabel = "NAME",
-            description = "The configuration whose worker count is tuned, all else kept (default: the"
+            description = "The configuration to tune, all but its workers and prefetch kept (default: the"
                     + " workload's first with workers).")
     String configName;
 
     @Option(names = "--step-ms", paramLabel = "MS", defaultValue = "0",
-            description = "The training step in milliseconds (default: ${DEFAULT-VALUE}: tune for speed alone).")
+            description = "The training step in milliseconds (default: ${DEFAULT-VALUE}: no step, the loader as"
+                    + " fast as it goes).")
     double stepMillis;
 
-    @Option(names = "--batches", paramLabel = "N", defaultValue = "40",
-            description = "Batches per trial (default: ${DEFAULT-VALUE}).")
-    int batchesPerTrial;
+    @Option(names = "--budget", paramLabel = "SIZE", converter = ByteSize.class,
+            defaultValue = "1GiB",
+            description = "The memory the batches may take, in flight and the consumer's (e.g. 512MiB; default:"
+                    + " ${DEFAULT-VALUE}); the loader's pool gets it as its hard limit.")
+    long budgetBytes;
 
     @Option(names = "--max-workers", paramLabel = "N",
-            description = "The most workers to try (default: twice the cores, at least 4).")
+            description = "Worker threads (lanes), the most the tuner may run at once (default: twice the cores,"
+                    + " at least 4).")
     Integer maxWorkers;
 
-    @Option(names = "--autotune", paramLabel = "BUDGET", converter = ByteSize.class,
-            description = "Instead of trying counts, run the loader's own autotuner (the same controller as"
-                    + " LoaderBuilder.autotune) from 1 worker and prefetch 1 within BUDGET of batch memory"
-                    + " (e.g. 1GiB), --batches x 10 batches against the step, and report what it settled on,"
-                    + " when the wait fell under 5% and the speed once settled.")
-    Long autotuneBytes;
+    @Option(names = "--from", paramLabel = "N", defaultValue = "1",
+            description = "The workers the tuner starts at, prefetch 1 (default: ${DEFAULT-VALUE}); 0 makes the first"
+                    + " batches in the loop's own thread, the worst start (map-style workloads only).")
+    int startWorkers;
 
-    @Option(names = "--json", description = "Print the trials and the choice as one JSON object on stdout, nothing else.")
+    @Option(names = "--batches", paramLabel = "N", defaultValue = "600",
+            description = "The most batches the run takes when the tuner does not settle first (default:"
+                    + " ${DEFAULT-VALUE}).")
+    int maxBatches;
+
+    @Option(names = "--settle", paramLabel = "N", defaultValue = "40",
+            description = "Batches without a change, and at least a second, after which the tuner has settled"
+                    + " (default: ${DEFAULT-VALUE}).")
+    int settleBatches;
+
+    @Option(names = "--verify",
+            description = "Then try fixed worker counts against the same step and set the best beside the tuned"
+                    + " speed.")
+    boolean verify;
+
+    @Option(names = "--trial-batches", paramLabel = "N", defaultValue = "40",
+            description = "With --verify: batches per fixed count (default: ${DEFAULT-VALUE}).")
+    int trialBatches;
+
+    @Option(names = "--json", description = "Print the run (and the trials) as one JSON object on stdout, nothing else.")
     boolean json;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
@@ -88,12 +122,21 @@ final class TuneCommand implements Callable<Integer> {
         if (!(stepMillis >= 0 && stepMillis <= 60_000)) {
             return usageError("--step-ms is a number of milliseconds from 0 to 60000, not " + stepMillis);
         }
-        if (batchesPerTrial < WorkerTuner.MIN_BATCHES_PER_TRIAL) {
-            return usageError("--batches must be at least " + WorkerTuner.MIN_BATCHES_PER_TRIAL
+        if (settleBatches < 2) {
+            return usageError("--settle must be at least 2 batches, not " + settleBatches);
+        }
+        if (maxBatches < settleBatches || maxBatches > 10_000_000) {
+            return usageError("--batches must be from --settle (" + settleBatches + ") to 10000000, not " + maxBatches);
+        }
+        if (trialBatches < WorkerTuner.MIN_BATCHES_PER_TRIAL) {
+            return usageError("--trial-batches must be at least " + WorkerTuner.MIN_BATCHES_PER_TRIAL
                     + ": the first batch of a trial is start-up, and a verdict needs a few more");
         }
-        if (maxWorkers != null && maxWorkers < 0) {
-            return usageError("--max-workers must be 0 or more, not " + maxWorkers);
+        if (maxWorkers != null && maxWorkers < 1) {
+            return usageError("--max-workers must be 1 or more, not " + maxWorkers);
+        }
+        if (startWorkers < 0 || maxWorkers != null && startWorkers > maxWorkers) {
+            return usageError("--from must be from 0 to --max-workers, not " + startWorkers);
         }
         WorkloadOptions.Chosen chosen;
         try {
@@ -105,58 +148,77 @@ final class TuneCommand implements Callable<Integer> {
             Configuration base = chosen.configuration();
             Path folder = chosen.dataFolder();
             Duration step = Duration.ofNanos((long) (stepMillis * 1e6));
-            if (autotuneBytes != null) {
-                return autotune(out, workload, base, folder, step);
-            }
-            WorkerTuner tuner = WorkerTuner.of(n -> workload.newLoader(base.withWorkers(n), 0, folder))
-                    .step(step).batchesPerTrial(batchesPerTrial);
-            if (maxWorkers != null) {
-                tuner.maxWorkers(maxWorkers);
-            }
+            int lanes = maxWorkers != null ? maxWorkers : Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+            String against = step.isZero() ? "no step" : "a step of " + WorkloadOptions.millis(stepMillis) + " ms";
             if (!json) {
                 out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
-                out.printf(Locale.ROOT, "tuning the workers of %s against %s, %d batches a trial%n%n", base.name(),
-                        step.isZero() ? "no step (speed alone)" : "a step of " + WorkloadOptions.millis(stepMillis) + " ms",
-                        batchesPerTrial);
-                out.printf(Locale.ROOT, "%7s %11s %8s %8s %6s  %s%n", "workers", "batches/s", "wait", "busy", "CPU",
-                        "verdict");
+                out.printf(Locale.ROOT, "autotuning %s from %s and prefetch 1 (%d lanes, budget %s) against %s,"
+                                + " until no change for %d batches (at most %d)%n%n", base.name(),
+                        startWorkers == 0 ? "0 workers" : startWorkers == 1 ? "1 worker" : startWorkers + " workers", lanes,
+                        ByteSize.format(budgetBytes), against, settleBatches, maxBatches);
                 out.flush();
             }
-            TuningResult result = tuner.run(t -> {
-                if (!json) {
-                    out.println(row(t));
-                    out.flush();
-                }
-            });
+            AutotuneTrial tuned;
+            DataLoader<?> loader;
+            try {
+                loader = workload.newLoader(base.withAutotune(budgetBytes, lanes, startWorkers), 0, folder);
+            } catch (IllegalArgumentException e) { // a start the loader refuses for this workload (0 for a stream)
+                return usageError(e.getMessage());
+            }
+            try (loader) {
+                tuned = AutotuneTrial.run(loader, new AutotuneTrial.Limits(maxBatches, settleBatches, SETTLE_TIME),
+                        step, budgetBytes, lanes, Autotune.DEFAULT_MAX_PREFETCH);
+            }
+            if (!json) {
+                out.print(tuned.report());
+                out.flush();
+            }
+            TuningResult fixed = null;
+            if (verify) {
+                fixed = verify(out, workload, base, folder, step, lanes);
+            }
             if (json) {
-                out.println(toJson(workload, base, stepMillis, result));
+                out.println(toJson(workload, base, lanes, tuned, fixed));
             } else {
-                out.printf(Locale.ROOT, "%nchoose numWorkers(%d): %s%n", result.numWorkers(), result.reason());
+                TuningExplanation e = tuned.explanation();
+                out.printf(Locale.ROOT, "%nuse autotune(%s), or numWorkers(%d).prefetchFactor(%d) to fix what it found%n",
+                        ByteSize.format(budgetBytes).replace(" ", ""), e.workers(), e.prefetch());
             }
             out.flush();
             return CommandLine.ExitCode.OK;
         }
     }
 
-    /** {@code --autotune}: one run of the live controller against the step. */
-    private int autotune(PrintWriter out, Workload workload, Configuration base, Path folder, Duration step) {
-        if (autotuneBytes <= 0) {
-            return usageError("--autotune needs a positive budget, not " + autotuneBytes);
+    /** {@code --verify}: fixed counts tried against the step, the best beside the tuned speed. */
+    private TuningResult verify(PrintWriter out, Workload workload, Configuration base, Path folder, Duration step,
+                                int lanes) {
+        WorkerTuner tuner = WorkerTuner.of(n -> workload.newLoader(base.withWorkers(n), 0, folder))
+                .step(step).batchesPerTrial(trialBatches).maxWorkers(lanes);
+        if (!json) {
+            out.printf(Locale.ROOT, "%ncheck: fixed worker counts of %s (prefetch %d), %d batches each%n", base.name(),
+                    base.prefetchFactor(), trialBatches);
+            out.printf(Locale.ROOT, "%7s %11s %8s %8s %6s  %s%n", "workers", "batches/s", "wait", "busy", "CPU",
+                    "verdict");
+            out.flush();
         }
-        int lanes = maxWorkers != null && maxWorkers > 0 ? maxWorkers : Runtime.getRuntime().availableProcessors();
-        Configuration tuned = base.withAutotune(autotuneBytes, lanes);
-        long batches = 10L * batchesPerTrial;
-        out.println(workload.name() + " " + workload.title() + ": " + workload.summary());
-        out.printf(Locale.ROOT, "autotuning %s (%d lanes, budget %s) against %s, %d batches%n%n", base.name(), lanes,
-                ByteSize.format(autotuneBytes), step.isZero() ? "no step"
-                        : "a step of " + WorkloadOptions.millis(stepMillis) + " ms", batches);
-        out.flush();
-        try (var loader = workload.newLoader(tuned, 0, folder)) {
-            AutotuneTrial trial = AutotuneTrial.run(loader, batches, step, autotuneBytes);
-            out.print(trial.report());
+        TuningResult result = tuner.run(t -> {
+            if (!json) {
+                out.println(row(t));
+                out.flush();
+            }
+        });
+        if (!json) {
+            TuningTrial best = best(result);
+            out.printf(Locale.ROOT, "best fixed: %d %s, %.1f batches/s; the search chose %d (%s)%n", best.numWorkers(),
+                    best.numWorkers() == 1 ? "worker" : "workers", best.batchesPerSecond(), result.numWorkers(),
+                    result.reason());
         }
-        out.flush();
-        return CommandLine.ExitCode.OK;
+        return result;
+    }
+
+    /** The fastest fixed count tried. */
+    private static TuningTrial best(TuningResult r) {
+        return r.trials().stream().max(Comparator.comparingDouble(TuningTrial::batchesPerSecond)).orElseThrow();
     }
 
     private static String row(TuningTrial t) {
@@ -167,24 +229,62 @@ final class TuneCommand implements Callable<Integer> {
                 p.verdict().kind().words());
     }
 
-    private static String toJson(Workload workload, Configuration base, double stepMillis, TuningResult r) {
+    private String toJson(Workload workload, Configuration base, int lanes, AutotuneTrial t, TuningResult fixed) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
         root.put("workload", workload.name());
         root.put("configuration", base.name());
         root.put("stepMillis", stepMillis);
-        ArrayNode trials = root.putArray("trials");
-        for (TuningTrial t : r.trials()) {
-            ObjectNode n = trials.addObject();
-            n.put("numWorkers", t.numWorkers());
-            n.put("batchesPerSecond", t.batchesPerSecond());
-            n.put("waitShare", t.profile().waitShare());
-            n.put("workerBusyShare", t.profile().workerBusyShare());
-            n.put("coresUsed", t.profile().coresUsed());
-            n.put("verdict", t.profile().verdict().kind().words());
+        root.put("lanes", lanes);
+        root.put("budgetBytes", budgetBytes);
+        root.put("batches", t.batches());
+        root.put("settled", t.settled());
+        root.put("settledFromBatch", t.settledFrom());
+        root.put("numWorkers", t.explanation().workers());
+        root.put("prefetch", t.explanation().prefetch());
+        root.put("whyNotFewer", t.explanation().whyNotFewer());
+        root.put("whyNotMore", t.explanation().whyNotMore());
+        if (t.fedBatch() >= 0) {
+            root.put("fedFromBatch", t.fedBatch());
+            root.put("secondsUntilFed", t.fedSeconds());
+        } else {
+            root.putNull("fedFromBatch");
+            root.putNull("secondsUntilFed");
         }
-        root.put("numWorkers", r.numWorkers());
-        root.put("reason", r.reason());
+        root.put("steadyBatchesPerSecond", t.steadyPerSecond());
+        root.put("steadyWaitShare", t.steadyWaitShare());
+        root.put("peakPoolBytes", t.peakPoolBytes());
+        ArrayNode decisions = root.putArray("decisions");
+        for (TuningDecision d : t.decisions()) {
+            ObjectNode n = decisions.addObject();
+            n.put("batch", d.batch());
+            n.put("workers", d.workers());
+            n.put("prefetch", d.prefetch());
+            n.put("reason", d.reason().name());
+            if (Double.isNaN(d.waitShare())) {
+                n.putNull("waitShare");
+            } else {
+                n.put("waitShare", d.waitShare());
+            }
+        }
+        if (fixed != null) {
+            ObjectNode check = root.putObject("verify");
+            ArrayNode trials = check.putArray("trials");
+            for (TuningTrial tr : fixed.trials()) {
+                ObjectNode n = trials.addObject();
+                n.put("numWorkers", tr.numWorkers());
+                n.put("batchesPerSecond", tr.batchesPerSecond());
+                n.put("waitShare", tr.profile().waitShare());
+                n.put("workerBusyShare", tr.profile().workerBusyShare());
+                n.put("coresUsed", tr.profile().coresUsed());
+                n.put("verdict", tr.profile().verdict().kind().words());
+            }
+            TuningTrial best = best(fixed);
+            check.put("bestNumWorkers", best.numWorkers());
+            check.put("bestBatchesPerSecond", best.batchesPerSecond());
+            check.put("chosenNumWorkers", fixed.numWorkers());
+            check.put("reason", fixed.reason());
+        }
         return root.toString();
     }
 

@@ -72,6 +72,7 @@ class ProfileReportTest {
         clock.record(Stage.FETCH, t, t + 10_000_000, 0, 0);
         clock.record(Stage.MEMORY, t, t + 1_000_000, 0, 0);
         clock.record(Stage.COLLATE, t, t + 4_000_000, 0, 0);
+        clock.record(Stage.COPY, t, t + 2_500_000, 0, 0); // a device prefetcher on the loader's clock
         // batch 1, fill path: memory wait inside fetch, no collate
         clock.record(Stage.MEMORY, t, t + 1_500_000, 0, 1);
         clock.record(Stage.FETCH, t, t + 6_000_000, 0, 1);
@@ -79,8 +80,9 @@ class ProfileReportTest {
 
         double[][] parts = ProfileReport.Spans.of(trace).parts();
 
-        assertThat(column(parts, 0)).containsExactly(2, 3, 0, 1, 5, 3); // read decode transform memory rest collate
-        assertThat(column(parts, 1)).containsExactly(0, 0, 0, 1.5, 4.5, 0);
+        // read decode transform memory rest collate copy
+        assertThat(column(parts, 0)).containsExactly(2, 3, 0, 1, 5, 3, 2.5);
+        assertThat(column(parts, 1)).containsExactly(0, 0, 0, 1.5, 4.5, 0, 0);
     }
 
     private static double[] column(double[][] parts, int batch) {

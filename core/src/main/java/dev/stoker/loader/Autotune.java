@@ -26,9 +26,12 @@ import java.util.List;
  * @param maxPrefetch most batches of prefetch per lane
  * @param replay      decisions to apply instead of deciding (a run's {@link DataLoader#tuningLog()},
  *                    or a test's), empty to decide
+ * @param startWorkers workers to start with (prefetch 1): 1 unless set; 0 makes the first batches
+ *                    in the consumer's thread, as {@code numWorkers(0)} does, until the tuner adds
+ *                    a worker (map-style datasets delivered in order only)
  */
 public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int maxPrefetch,
-                       List<TuningDecision> replay) {
+                       List<TuningDecision> replay, int startWorkers) {
     /** Most prefetch per lane unless set. */
     public static final int DEFAULT_MAX_PREFETCH = 4;
 
@@ -38,6 +41,9 @@ public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int ma
         }
         if (!(cpuShare > 0 && cpuShare <= 1)) {
             throw new IllegalArgumentException("the CPU share must be in (0, 1], not " + cpuShare);
+        }
+        if (startWorkers < 0 || maxWorkers > 0 && startWorkers > maxWorkers) {
+            throw new IllegalArgumentException("the autotuner starts at 0 to maxWorkers workers, not " + startWorkers);
         }
         if (maxWorkers < 0 || maxPrefetch < 1) {
             throw new IllegalArgumentException("maxWorkers must be 0 (from the CPU share) or more and maxPrefetch"
@@ -54,12 +60,12 @@ public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int ma
 
     /** Tuning within {@code budgetBytes} of batch memory, on all the machine's cores. */
     public static Autotune budget(long budgetBytes) {
-        return new Autotune(budgetBytes, 1.0, 0, DEFAULT_MAX_PREFETCH, List.of());
+        return new Autotune(budgetBytes, 1.0, 0, DEFAULT_MAX_PREFETCH, List.of(), 1);
     }
 
     /** The same, on at most this share of the machine's cores. */
     public Autotune cpuShare(double share) {
-        return new Autotune(budgetBytes, share, maxWorkers, maxPrefetch, replay);
+        return new Autotune(budgetBytes, share, maxWorkers, maxPrefetch, replay, startWorkers);
     }
 
     /** The same, with exactly this many worker threads (lanes), whatever the CPU share. */
@@ -67,17 +73,28 @@ public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int ma
         if (workers < 1) {
             throw new IllegalArgumentException("maxWorkers must be positive, not " + workers);
         }
-        return new Autotune(budgetBytes, cpuShare, workers, maxPrefetch, replay);
+        return new Autotune(budgetBytes, cpuShare, workers, maxPrefetch, replay, startWorkers);
     }
 
     /** The same, with at most this much prefetch per lane. */
     public Autotune maxPrefetch(int prefetch) {
-        return new Autotune(budgetBytes, cpuShare, maxWorkers, prefetch, replay);
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, prefetch, replay, startWorkers);
     }
 
     /** The same, applying {@code decisions} at their batches instead of deciding. */
     public Autotune replaying(List<TuningDecision> decisions) {
-        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, decisions);
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, decisions, startWorkers);
+    }
+
+    /**
+     * The same, starting at {@code workers} workers and prefetch 1 rather than 1 and 1. Zero makes
+     * the first batches in the consumer's thread, as {@code numWorkers(0)} does (no
+     * {@code workerInit} runs there), until the consumer's wait brings a worker in: the worst start
+     * there is, and one the tuner leaves at its first window. Zero is for map-style datasets
+     * delivered in order; a stream's lanes each read their own stream, so one of them must run.
+     */
+    public Autotune startingAt(int workers) {
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, replay, workers);
     }
 
     /** The worker threads: {@code maxWorkers}, or the CPU share of the machine's cores (at least 1). */

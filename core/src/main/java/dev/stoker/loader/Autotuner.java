@@ -27,12 +27,15 @@ final class Autotuner implements LiveSettings.Tuner {
     private final List<TuningDecision> replay;
     private final LongSupplier batchBytes;
     private final int cores;
+    private final int startWorkers;
     private final List<TuningDecision> log = new CopyOnWriteArrayList<>();
     private int next; // the next replayed decision
     private MachineCpu.Ticks machineBefore;
     private long processBefore;
 
-    Autotuner(String name, TuningPolicy policy, List<TuningDecision> replay, LongSupplier batchBytes, int cores) {
+    Autotuner(String name, TuningPolicy policy, List<TuningDecision> replay, LongSupplier batchBytes, int cores,
+              int startWorkers) {
+        this.startWorkers = startWorkers;
         this.name = name;
         this.policy = policy;
         this.replay = replay;
@@ -40,10 +43,10 @@ final class Autotuner implements LiveSettings.Tuner {
         this.cores = cores;
     }
 
-    /** The settings to start at: the first replayed decision at batch 0, or one worker and prefetch 1. */
+    /** The settings to start at: the first replayed decision at batch 0, or the start's workers and prefetch 1. */
     TuningDecision start() {
         TuningDecision first = !replay.isEmpty() && replay.getFirst().batch() == 0 ? replay.get(next++) : null;
-        TuningDecision start = first != null ? first : new TuningDecision(0, 1, 1, TuningDecision.Reason.START,
+        TuningDecision start = first != null ? first : new TuningDecision(0, startWorkers, 1, TuningDecision.Reason.START,
                 Double.NaN);
         record(start);
         machineBefore = MachineCpu.ticks();

@@ -72,6 +72,11 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         }
     }
 
+    /** Batches made ahead and waiting for the consumer (not the one {@code hasNext()} announced). Any thread. */
+    int ready() {
+        return source.ready();
+    }
+
     /** Whether every batch of the pass was delivered: it ran to its end, not closed early. */
     boolean ranToEnd() {
         return exhausted && pending == null && pendingFailure == null;
@@ -101,12 +106,14 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
             if (closed) {
                 return false; // the pass was closed meanwhile: nobody waits for its errors now
             }
+            waited(asked); // for a batch, whose error came instead
             // Kept for next(), so that the error comes at the batch that needed it.
             pendingFailure = e;
             consumer = Thread.currentThread();
             return true;
-        } finally {
-            clock.record(delivered == 0 ? Stage.FIRST_BATCH : Stage.WAIT, asked, System.nanoTime(), epoch, delivered);
+        }
+        if (loaded != null) {
+            waited(asked); // the ask that found the end waited for no batch: not a wait of the loader's
         }
         if (loaded == null) {
             exhausted = true;
@@ -121,6 +128,11 @@ public final class BatchIterator implements Iterator<Batch>, AutoCloseable {
         pending = loaded;
         consumer = Thread.currentThread();
         return true;
+    }
+
+    /** The consumer waited from {@code asked} to now for the next batch (or its error). */
+    private void waited(long asked) {
+        clock.record(delivered == 0 ? Stage.FIRST_BATCH : Stage.WAIT, asked, System.nanoTime(), epoch, delivered);
     }
 
     /**

@@ -97,12 +97,24 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             int lanes = settings.numWorkers();
             int cores = Runtime.getRuntime().availableProcessors();
             boolean stream = source instanceof StreamSource;
+            // 0 workers only where asked for (a start at 0, or a replayed 0): the lanes then claim each
+            // batch against the consumer's thread, which a loader that never goes to 0 need not pay
+            boolean zeroAsked = autotune.startWorkers() == 0
+                    || autotune.replay().stream().anyMatch(d -> d.workers() == 0);
+            boolean consumerMayMake = zeroAsked && !stream && settings.inOrder(); // a stream's lanes are its streams
+            if (autotune.startWorkers() == 0 && !consumerMayMake) {
+                throw new IllegalArgumentException("autotune of " + settings.datasetName() + " cannot start at 0"
+                        + " workers: " + (stream ? "each lane of a streaming dataset reads its own stream, so one"
+                        + " must run" : "the consumer's thread makes batches in order only, and inOrder is false")
+                        + "; start at 1 (Autotune.startingAt(1), the default)");
+            }
             TuningPolicy policy = new TuningPolicy(lanes, autotune.maxPrefetch(), autotune.budgetBytes(), cores,
                     stream ? (w, p) -> lanes * p : (w, p) -> w * p);
             this.tuner = new Autotuner(settings.datasetName(), policy, autotune.replay(),
-                    () -> inFlightBound().batchBytes(), cores);
+                    () -> inFlightBound().batchBytes(), cores, autotune.startWorkers());
             TuningDecision start = tuner.start();
-            this.live = LiveSettings.tuned(lanes, Math.min(start.workers(), lanes), start.prefetch(), tuner);
+            this.live = LiveSettings.tuned(lanes, Math.clamp(start.workers(), consumerMayMake ? 0 : 1, lanes),
+                    start.prefetch(), tuner, consumerMayMake);
         }
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(source, maker)
@@ -290,6 +302,15 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             }
         }
         return new InFlightBound(batches, workers, largest == 0 ? -1 : largest, true);
+    }
+
+    /**
+     * Batches the workers have made and the consumer has not taken yet, in the pass in progress:
+     * the queue's depth, for a report or a dashboard read while the loader runs (0 between passes
+     * and without workers, where each batch is made when asked). Any thread; cheap.
+     */
+    public synchronized int queueDepth() {
+        return current == null ? 0 : current.ready();
     }
 
     /** The pool the batches' memory comes from: the one given to the builder, or the loader's own. */

@@ -3,6 +3,7 @@ package dev.stoker.loader;
 import dev.stoker.collate.Collate;
 import dev.stoker.collate.DefaultCollate;
 import dev.stoker.data.Dataset;
+import dev.stoker.data.SampleLayout;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.loader.engine.LoaderSettings;
@@ -19,6 +20,7 @@ import dev.stoker.sampler.Sampler;
 import dev.stoker.sampler.SequentialSampler;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -431,12 +433,16 @@ public final class LoaderBuilder<T> {
 
     /**
      * Lets the loader choose its workers and prefetch while it runs (see {@link Autotune}):
-     * it starts with one worker and prefetch 1, adds workers and prefetch while the consumer
+     * it starts with one worker (or {@link Autotune#startingAt} workers: 0 has the consumer's
+     * thread make the first batches of a map-style dataset) and prefetch 1, adds workers and prefetch while the consumer
      * waits for data, and takes them back when it no longer waits, when other processes keep the
      * cores busy, or when the batches in flight would pass the budget. Instead of
      * {@link #numWorkers} and {@link #prefetchFactor}; the loader's own pool gets the budget
      * unless {@link #poolBudgetBytes} says otherwise. The batches are those of
-     * {@code numWorkers(autotune.lanes())}, whatever the tuner does.
+     * {@code numWorkers(autotune.lanes())}, whatever the tuner does; for a streaming dataset that
+     * fills a declared layout the lanes are fewer where a batch per lane and the consumer's would
+     * not fit the budget (each lane reads its own stream and holds a batch whatever the tuner
+     * does), and the batches are those of that many workers.
      *
      * <pre>{@code
      * DataLoader<Sample> loader = DataLoader.builder(ds).batchSize(64).autotune(2L << 30).build();
@@ -458,6 +464,10 @@ public final class LoaderBuilder<T> {
         String name = input.name();
         check(name);
         int numWorkers = autotune == null ? this.numWorkers : autotune.lanes();
+        StreamRecipe<T> streamRecipe = input instanceof Streamed<T>(StreamingDataset<T> ds) ? streamRecipe(ds) : null;
+        if (autotune != null && streamRecipe != null) {
+            numWorkers = streamLanes(name, numWorkers, autotune.budgetBytes(), streamRecipe);
+        }
         int prefetchFactor = autotune == null ? this.prefetchFactor : autotune.maxPrefetch();
         LoaderSettings settings = new LoaderSettings(name, batchSize, dropLast, numWorkers, prefetchFactor,
                 persistentWorkers, inOrder, timeout, seed, rank, worldSize, workerInit, ioConcurrency, badSamples,
@@ -465,7 +475,7 @@ public final class LoaderBuilder<T> {
                 lookahead >= 0 ? lookahead : Math.max(DEFAULT_LOOKAHEAD, prefetchFactor * Math.max(1, numWorkers)));
         Source<T> source = switch (input) {
             case Indexed<T>(Dataset<T> dataset) -> mapSource(dataset, settings);
-            case Streamed<T>(StreamingDataset<T> dataset) -> streamSource(dataset, settings);
+            case Streamed<T>(StreamingDataset<T> dataset) -> new StreamSource<>(dataset, streamRecipe, settings);
         };
         boolean own = pool == null;
         BufferPool p = own
@@ -492,11 +502,36 @@ public final class LoaderBuilder<T> {
         return new MapSource<>(dataset, batches, recipe, settings);
     }
 
-    private StreamSource<T> streamSource(StreamingDataset<T> dataset, LoaderSettings settings) {
-        StreamRecipe<T> recipe = collate == null
-                ? StreamRecipe.byDefault(dataset)
-                : new StreamRecipe.Collating<>(given());
-        return new StreamSource<>(dataset, recipe, settings);
+    private StreamRecipe<T> streamRecipe(StreamingDataset<T> dataset) {
+        return collate == null ? StreamRecipe.byDefault(dataset) : new StreamRecipe.Collating<>(given());
+    }
+
+    /**
+     * The lanes of an autotuned stream: each lane reads its own stream and keeps at least one batch
+     * made ahead whatever the tuner decides, so {@code lanes + 1} batches (the consumer's too) must
+     * fit the budget. Where the fill layout tells a batch's bytes before the first batch, the
+     * lanes are cut to fit (at least one); on the collate path they are not known in time, and
+     * the pool's budget holds the memory (a lane then waits for it).
+     */
+    private int streamLanes(String name, int lanes, long budgetBytes, StreamRecipe<T> recipe) {
+        Optional<SampleLayout> fill = recipe.fillLayout();
+        if (fill.isEmpty()) {
+            return lanes;
+        }
+        SampleLayout layout = fill.get();
+        long batchBytes = 0;
+        for (int f = 0; f < layout.size(); f++) { // each field is one buffer, rounded as the pool rounds it
+            batchBytes += BufferPool.classBytes(Math.multiplyExact(layout.field(f).bytes(), (long) batchSize));
+        }
+        long fit = budgetBytes / Math.max(1, batchBytes) - 1;
+        int cut = (int) Math.max(1, Math.min(lanes, fit));
+        if (cut < lanes) {
+            long each = batchBytes;
+            System.getLogger(LoaderBuilder.class.getName()).log(System.Logger.Level.INFO, () -> "autotune of " + name
+                    + ": " + cut + (cut == 1 ? " lane" : " lanes") + " rather than " + lanes + ", so that a batch per"
+                    + " lane and the consumer's (" + each + " bytes each) fit the budget of " + budgetBytes + " bytes");
+        }
+        return cut;
     }
 
     @SuppressWarnings("unchecked") // a Collate<? super T> takes a List<T>: it only reads the samples

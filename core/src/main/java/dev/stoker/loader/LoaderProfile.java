@@ -222,6 +222,9 @@ public record LoaderProfile(StageTimes times, int numWorkers, int prefetchFactor
             }
             b.append(row((s.isPart() ? "  " : "") + s.label(), t, share(t.nanos(), load, "of loading")));
         }
+        if (times.get(Stage.COPY).count() > 0) { // only where something copies the batches, on the loader's clock
+            b.append(row(Stage.COPY.label(), times.get(Stage.COPY), ""));
+        }
         b.append(row(Stage.FIRST_BATCH.label(), times.get(Stage.FIRST_BATCH), ""));
         b.append(row(Stage.WAIT.label(), times.get(Stage.WAIT), share(times.nanos(Stage.WAIT), loop, "of the loop")));
         b.append(row(Stage.STEP.label(), times.get(Stage.STEP), share(times.nanos(Stage.STEP), loop, "of the loop")));

@@ -10,7 +10,8 @@ import java.util.Locale;
  * under any list.
  *
  * @param batch     batches taken when the change was made
- * @param workers   workers making batches at once from then on
+ * @param workers   workers making batches at once from then on; 0: the consumer's thread makes
+ *                  each batch when it asks (a map-style loader started at 0, {@link Autotune#startingAt})
  * @param prefetch  batches per lane made ahead from then on
  * @param reason    why
  * @param waitShare the share of the last window the consumer spent waiting for data (0 to 1;
@@ -34,8 +35,8 @@ public record TuningDecision(long batch, int workers, int prefetch, Reason reaso
     }
 
     public TuningDecision {
-        if (batch < 0 || workers < 1 || prefetch < 1 || reason == null) {
-            throw new IllegalArgumentException("a tuning decision needs batch >= 0, workers >= 1, prefetch >= 1"
+        if (batch < 0 || workers < 0 || prefetch < 1 || reason == null) {
+            throw new IllegalArgumentException("a tuning decision needs batch >= 0, workers >= 0, prefetch >= 1"
                     + " and a reason, not batch " + batch + ", " + workers + " workers, prefetch " + prefetch);
         }
     }
@@ -55,7 +56,7 @@ public record TuningDecision(long batch, int workers, int prefetch, Reason reaso
             case MEMORY_BUDGET -> "the batches in flight would pass the memory budget";
             case GIVEN -> "given";
         };
-        return "from batch " + batch + ": " + workers + (workers == 1 ? " worker" : " workers") + ", prefetch "
-                + prefetch + " (" + why + ")";
+        String who = workers == 0 ? "0 workers (the consumer's thread)" : workers + (workers == 1 ? " worker" : " workers");
+        return "from batch " + batch + ": " + who + ", prefetch " + prefetch + " (" + why + ")";
     }
 }

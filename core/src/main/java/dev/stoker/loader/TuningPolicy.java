@@ -102,7 +102,7 @@ public final class TuningPolicy {
     public Move next(Settings now, Signals s) {
         int w = now.workers();
         int p = now.prefetch();
-        if (!fits(w, p, s.batchBytes())) {
+        if (w > 0 && !fits(w, p, s.batchBytes())) {
             quiet = 0;
             if (p > 1) {
                 return new Change(new Settings(w, p - 1), Reason.MEMORY_BUDGET);
@@ -126,7 +126,8 @@ public final class TuningPolicy {
                 floor = Math.max(floor, steppedDownFrom); // that step down made it wait: not again
                 steppedDownFrom = 0;
             }
-            if (w < maxWorkers && !saturated && !cooling && fits(w + 1, p, s.batchBytes())) {
+            // from 0 a worker comes whatever the cores: the consumer's thread making the batches is no cheaper
+            if (w < maxWorkers && (w == 0 || !saturated && !cooling) && fits(w + 1, p, s.batchBytes())) {
                 return new Change(new Settings(w + 1, p), Reason.CONSUMER_WAITS);
             }
             if (p < maxPrefetch && fits(w, p + 1, s.batchBytes())) {

@@ -3,7 +3,8 @@ package dev.stoker.metrics;
 /**
  * A stage of the way a batch travels, as a loader times it. The loader times {@link #FETCH},
  * {@link #COLLATE}, {@link #MEMORY} and the consumer's stages itself; a dataset that wants its
- * {@link #READ}, {@link #DECODE} and {@link #TRANSFORM} seen times them with {@link Stages}.
+ * {@link #READ}, {@link #DECODE} and {@link #TRANSFORM} seen times them with {@link Stages}, and
+ * whatever copies a batch to the device times {@link #COPY} on the loader's clock.
  *
  * <p>Stages nest: read, decode, transform and memory happen inside fetch (or, for memory, inside
  * collate), so their times are parts of it, not additions to it.
@@ -27,6 +28,12 @@ public enum Stage {
     FETCH("fetch", false),
     /** A worker putting a batch's samples together into its tensors (none on the fill path). */
     COLLATE("collate", false),
+    /**
+     * A made batch copied to where the step reads it: device memory (or pinned host memory on
+     * the way), timed by the code that copies, where it copies (a device prefetcher's feeder, on
+     * the loader's clock). Its own whole, after collate; none where nothing copies.
+     */
+    COPY("copy", false),
     /** The consumer waiting for the first batch of a pass: start-up, not steady state. */
     FIRST_BATCH("first batch", false),
     /** The consumer waiting for a batch (after the first of its pass): the loader is late. */

@@ -26,6 +26,7 @@ public final class StageClock {
     private final LongAdder[] counts = new LongAdder[STAGES.length];
     private volatile Trace trace;
     private volatile SpanListener[] listeners = new SpanListener[0];
+    private volatile BatchListener[] batchListeners = new BatchListener[0];
 
     public StageClock() {
         for (int i = 0; i < STAGES.length; i++) {
@@ -76,6 +77,44 @@ public final class StageClock {
                 System.arraycopy(now, 0, fewer, 0, i);
                 System.arraycopy(now, i + 1, fewer, i, now.length - i - 1);
                 listeners = fewer;
+                return;
+            }
+        }
+    }
+
+    /**
+     * Passes on one batch made (see {@link BatchListener}): the loader calls it once per batch,
+     * not per sample. With no listener it costs one volatile read.
+     */
+    public void batchMade(long epoch, long batch, int rows, long bytes, long startNanos, long endNanos) {
+        for (BatchListener l : batchListeners) {
+            l.batchMade(epoch, batch, rows, bytes, startNanos, endNanos);
+        }
+    }
+
+    /**
+     * Hands every batch made from now on to {@code listener}, on the thread that made it, until the
+     * returned handle is closed. Quick and must not throw, as for {@link #listen}.
+     */
+    public Listening listenBatches(BatchListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (this) {
+            BatchListener[] now = batchListeners;
+            BatchListener[] more = Arrays.copyOf(now, now.length + 1);
+            more[now.length] = listener;
+            batchListeners = more;
+        }
+        return () -> removeBatches(listener);
+    }
+
+    private synchronized void removeBatches(BatchListener listener) {
+        BatchListener[] now = batchListeners;
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] == listener) {
+                BatchListener[] fewer = new BatchListener[now.length - 1];
+                System.arraycopy(now, 0, fewer, 0, i);
+                System.arraycopy(now, i + 1, fewer, i, now.length - i - 1);
+                batchListeners = fewer;
                 return;
             }
         }

@@ -13,6 +13,7 @@ import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The property behind autotune: under any tuning decisions (injected, seeded), a loader delivers
@@ -98,14 +99,19 @@ class AutotuneInvarianceTest {
                 r.nextLong());
     }
 
-    /** Random decisions at random batches (some past the end, never applied), in batch order. */
-    private static List<TuningDecision> decisions(SplittableRandom r, int lanes, long horizon) {
+    /**
+     * Random decisions at random batches (some past the end, never applied), in batch order; for a
+     * map-style trial 0 workers too (the consumer's thread makes the batches), a stream's lanes all run.
+     */
+    private static List<TuningDecision> decisions(SplittableRandom r, Trial trial, long horizon) {
+        int lanes = trial.lanes();
+        int fewest = trial.stream() ? 1 : 0;
         List<TuningDecision> out = new ArrayList<>();
         int n = r.nextInt(12);
         long at = 0;
         for (int i = 0; i < n; i++) {
             at += r.nextLong(Math.max(1, horizon / Math.max(1, n)) + 1);
-            out.add(TuningDecision.given(at, 1 + r.nextInt(lanes), 1 + r.nextInt(4)));
+            out.add(TuningDecision.given(at, fewest + r.nextInt(lanes + 1 - fewest), 1 + r.nextInt(4)));
         }
         return out;
     }
@@ -137,7 +143,7 @@ class AutotuneInvarianceTest {
             try (DataLoader<long[]> fixed = trial.fixed(2)) {
                 expected = run(fixed);
             }
-            List<TuningDecision> given = decisions(r, trial.lanes(), expected.size() / 2);
+            List<TuningDecision> given = decisions(r, trial, expected.size() / 2);
             try (DataLoader<long[]> tuned = trial.tuned(given)) {
                 assertThat(run(tuned)).as("trial %d: %s under %s", t, trial, given).isEqualTo(expected);
                 // each decision took effect after its batch, as given (those within the run)
@@ -161,6 +167,29 @@ class AutotuneInvarianceTest {
         }
     }
 
+    /**
+     * Workers taken back to 0 mid-pass, while lanes wait for a permit to make batches the consumer
+     * then makes itself: every pass still ends (a lane waiting for a permit learns its batch is
+     * gone), with the fixed configuration's batches.
+     */
+    @Test
+    @Timeout(60)
+    void aPassThatGoesDownToZeroWorkersEndsWithTheSameBatches() {
+        for (int t = 0; t < 20; t++) {
+            Trial trial = new Trial(false, 60 + t, 3, 3, false, t);
+            List<String> expected;
+            try (DataLoader<long[]> fixed = trial.fixed(2)) {
+                expected = run(fixed);
+            }
+            // one worker of three lanes, 4 ahead: the two other lanes hold slots and wait for a permit
+            List<TuningDecision> given = List.of(TuningDecision.given(0, 1, 4), TuningDecision.given(1 + t % 3, 0, 1));
+            try (DataLoader<long[]> tuned = trial.tuned(given)) {
+                assertThat(run(tuned)).as("trial %d", t).isEqualTo(expected);
+                assertThat(tuned.stats().workers()).isZero();
+            }
+        }
+    }
+
     @Test
     void aStateTakenUnderSomeDecisionsResumesUnderOthersToTheSameBatches() {
         SplittableRandom r = new SplittableRandom(22_05);
@@ -173,7 +202,7 @@ class AutotuneInvarianceTest {
             int stopAfter = r.nextInt(expected.size() + 1);
             List<String> seen = new ArrayList<>();
             LoaderState state;
-            try (DataLoader<long[]> before = trial.tuned(decisions(r, trial.lanes(), expected.size()))) {
+            try (DataLoader<long[]> before = trial.tuned(decisions(r, trial, expected.size()))) {
                 state = ResumeRuns.stopAfter(before, EPOCHS, stopAfter, AutotuneInvarianceTest::describe, seen);
             }
             LoaderState fixedState;
@@ -182,7 +211,7 @@ class AutotuneInvarianceTest {
                 fixedState = fixed.state();
             }
             assertThat(state).as("trial %d: %s, stopped after %d", t, trial, stopAfter).isEqualTo(fixedState);
-            try (DataLoader<long[]> after = trial.tuned(decisions(r, trial.lanes(), expected.size()))) {
+            try (DataLoader<long[]> after = trial.tuned(decisions(r, trial, expected.size()))) {
                 ResumeRuns.resume(after, state, EPOCHS, AutotuneInvarianceTest::describe, seen, () -> {});
             }
             assertThat(seen).as("trial %d: %s, stopped after %d", t, trial, stopAfter).isEqualTo(expected);

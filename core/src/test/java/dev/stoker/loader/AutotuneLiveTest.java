@@ -4,7 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stoker.data.Dataset;
+import dev.stoker.data.FillableStreamingDataset;
+import dev.stoker.data.SampleLayout;
+import dev.stoker.data.SampleSlot;
+import dev.stoker.data.SampleStream;
+import dev.stoker.data.WorkerContext;
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +61,51 @@ class AutotuneLiveTest {
     }
 
     @Test
+    void fromZeroWorkersTheConsumerMakesTheFirstBatchesUntilTheTunerAddsOne() {
+        Slow data = new Slow(400, 4, 1);
+        List<String> expected = new ArrayList<>();
+        try (DataLoader<float[]> fixed = DataLoader.builder(data).batchSize(4).shuffle(true).seed(7).numWorkers(3)
+                .build()) {
+            for (Batch b : fixed) {
+                try (b) {
+                    expected.add(java.util.Arrays.toString(b.indices()));
+                }
+            }
+        }
+        List<String> threads = new ArrayList<>();
+        try (DataLoader<float[]> loader = DataLoader.builder(data).batchSize(4).shuffle(true).seed(7)
+                .autotune(Autotune.budget(64L << 20).maxWorkers(3).startingAt(0)).build()) {
+            List<String> got = new ArrayList<>();
+            loader.stageClock().listenBatches((epoch, batch, rows, bytes, start, end) -> {
+                synchronized (threads) {
+                    threads.add(Thread.currentThread().getName());
+                }
+            });
+            for (Batch b : loader) { // no step: the consumer waits for every batch
+                try (b) {
+                    got.add(java.util.Arrays.toString(b.indices()));
+                }
+            }
+            assertThat(got).isEqualTo(expected); // the batches of 3 workers, whoever made them
+            List<TuningDecision> log = loader.tuningLog();
+            assertThat(log.getFirst()).isEqualTo(new TuningDecision(0, 0, 1, TuningDecision.Reason.START, Double.NaN));
+            assertThat(log.get(1).workers()).isEqualTo(1); // the first window: a worker, whatever the cores
+            assertThat(log.get(1).reason()).isEqualTo(TuningDecision.Reason.CONSUMER_WAITS);
+            assertThat(log.stream().skip(1)).allMatch(d -> d.workers() >= 1);
+        }
+        String consumer = Thread.currentThread().getName();
+        assertThat(threads).contains(consumer).anyMatch(t -> t.startsWith("stoker-worker-"));
+    }
+
+    @Test
+    void aStreamCannotStartAtZeroWorkers() {
+        assertThatThrownBy(() -> DataLoader.builder(new SlowStream(8, 1)).batchSize(2)
+                .autotune(Autotune.budget(1L << 20).maxWorkers(2).startingAt(0)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot start at 0 workers: each lane of a streaming dataset reads its own stream");
+    }
+
+    @Test
     void aTightBudgetIsNeverPassed() {
         int floats = 64 * 1024; // 256 KiB a sample, 1 MiB a batch of 4
         long batchBytes = 4L * floats * Float.BYTES;
@@ -66,6 +121,55 @@ class AutotuneLiveTest {
                 assertThat(((long) d.workers() * d.prefetch() + 1) * batchBytes).as("%s", d)
                         .isLessThanOrEqualTo(budget);
             }
+        }
+    }
+
+    /** A fillable stream of {@code n} samples (worker w reads w, w + W, ...), each {@code floats} floats, slow to read. */
+    private record SlowStream(long n, int floats) implements FillableStreamingDataset<Long> {
+        @Override
+        public SampleStream<Long> open(WorkerContext ctx) {
+            return SampleStream.of(LongStream.iterate(ctx.globalWorkerId(), i -> i < n, i -> i + ctx.globalWorkers())
+                    .peek(i -> LockSupport.parkNanos(200_000)).boxed().iterator());
+        }
+
+        @Override
+        public SampleLayout layout() {
+            return SampleLayout.single(new SampleLayout.Field("x", DType.F32, Shape.of(floats)));
+        }
+
+        @Override
+        public void fill(Long sample, SampleSlot slot) {
+            slot.tensor("x").setFloat(0, sample);
+        }
+    }
+
+    @Test
+    void aTightBudgetCutsAStreamsLanesSoThatTheirBatchesFit() {
+        int floats = 16 * 1024; // 64 KiB a sample, 256 KiB a batch of 4
+        long batchBytes = 4L * floats * Float.BYTES;
+        long budget = 3 * batchBytes; // the consumer's batch and two in flight: two lanes, whatever the tuner does
+        SlowStream stream = new SlowStream(160, floats);
+        try (DataLoader<Long> loader = DataLoader.builder(stream).batchSize(4)
+                .autotune(Autotune.budget(budget).maxWorkers(4).maxPrefetch(4)).build()) {
+            assertThat(loader.numWorkers()).isEqualTo(2);
+            List<Long> firsts = new ArrayList<>();
+            for (int epoch = 0; epoch < 2; epoch++) {
+                for (Batch b : loader) {
+                    try (b) {
+                        firsts.add((long) b.tensor().getFloat(0));
+                    }
+                }
+            }
+            assertThat(firsts).hasSize(2 * 40); // every batch came: no lane starved of memory
+            assertThat(loader.pool().peakReservedBytes()).isLessThanOrEqualTo(budget);
+            for (TuningDecision d : loader.tuningLog()) {
+                assertThat((2L * d.prefetch() + 1) * batchBytes).as("%s", d).isLessThanOrEqualTo(budget);
+            }
+        }
+        // the same stream with room for four lanes keeps them
+        try (DataLoader<Long> loader = DataLoader.builder(stream).batchSize(4)
+                .autotune(Autotune.budget(5 * batchBytes).maxWorkers(4)).build()) {
+            assertThat(loader.numWorkers()).isEqualTo(4);
         }
     }
 

@@ -78,10 +78,52 @@ class ProfileTest {
             assertThat(t.get(Stage.DECODE).count()).isEqualTo(80);
             assertThat(t.get(Stage.FIRST_BATCH).count()).isEqualTo(2);
             assertThat(t.get(Stage.STEP).count()).isEqualTo(10);    // after each batch, the end's ask included
-            assertThat(t.get(Stage.WAIT).count()).isEqualTo(10);    // 4 more batches and the end, per pass
+            assertThat(t.get(Stage.WAIT).count()).isEqualTo(8);     // 4 more batches per pass; the end is no wait
             assertThat(t.get(Stage.READ).nanos()).isGreaterThanOrEqualTo(80 * 20_000L);
             assertThat(t.nanos(Stage.FETCH)).isGreaterThanOrEqualTo(t.nanos(Stage.READ) / Math.max(1, io));
             assertThat(loader.profile().activeNanos()).isPositive();
+        }
+    }
+
+    /** A stream of 12 samples whose end comes late: its last hasNext() takes a while, as a source closing does. */
+    private static StreamingDataset<Long> slowToEnd() {
+        return (WorkerContext ctx) -> SampleStream.of(new Iterator<>() {
+            long next = ctx.workerId();
+
+            @Override
+            public boolean hasNext() {
+                if (next >= 12) {
+                    LockSupport.parkNanos(Duration.ofMillis(30).toNanos());
+                    return false;
+                }
+                return true;
+            }
+
+            @Override
+            public Long next() {
+                long v = next;
+                next += ctx.numWorkers();
+                return v;
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "numWorkers {0}")
+    @CsvSource({"0", "2"})
+    void theAskThatFindsThePassOverIsNoWait(int workers) {
+        try (DataLoader<Long> loader = DataLoader.builder(slowToEnd()).batchSize(3).numWorkers(workers).build()) {
+            List<Long> waitedFor = new CopyOnWriteArrayList<>();
+            loader.stageClock().listen((stage, start, nanos, epoch, batch) -> {
+                if (stage == Stage.WAIT) {
+                    waitedFor.add(batch);
+                }
+            });
+            drain(loader);
+            drain(loader);
+            StageTimes t = loader.profile().times();
+            assertThat(t.get(Stage.FIRST_BATCH).count()).isEqualTo(2);
+            assertThat(t.get(Stage.WAIT).count()).isEqualTo(6); // batches 1, 2, 3 of each pass: not the end's ask
+            assertThat(waitedFor).containsExactlyInAnyOrder(1L, 2L, 3L, 1L, 2L, 3L);
         }
     }
 
@@ -148,8 +190,8 @@ class ProfileTest {
                     }
                 }
             }
-            // 5 fetch + 5 collate + 40 read + 40 decode + first batch + 4 waits + the end's wait + 5 steps
-            assertThat(spans).isEqualTo(5 + 5 + 40 + 40 + 1 + 5 + 5);
+            // 5 fetch + 5 collate + 40 read + 40 decode + first batch + 4 waits (the end's ask is none) + 5 steps
+            assertThat(spans).isEqualTo(5 + 5 + 40 + 40 + 1 + 4 + 5);
             assertThat(names).containsExactlyInAnyOrder("fetch", "collate", "read", "decode", "first batch", "wait",
                     "step");
             assertThat(fetchThreads).hasSize(2).doesNotContain(Thread.currentThread().threadId());

@@ -40,6 +40,19 @@ class TuningPolicyTest {
     }
 
     @Test
+    void fromZeroAWorkerComesEvenWhenOthersKeepTheCoresBusyAndNoneIsGivenBackToZero() {
+        TuningPolicy p = policy(4, 1L << 40);
+        Signals othersBusy = new Signals(0.9, 0.99, 0.10, MB); // the consumer's thread makes every batch
+        assertThat(p.next(new Settings(0, 1), othersBusy)).isEqualTo(new Change(new Settings(1, 1),
+                Reason.CONSUMER_WAITS));
+        Settings s = new Settings(1, 1);
+        for (int i = 0; i < 10; i++) {
+            s = apply(s, p.next(s, waits(0)));
+        }
+        assertThat(s.workers()).isEqualTo(1); // idleness steps down to one worker, never back to the consumer's thread
+    }
+
+    @Test
     void waitingUnderFivePercentChangesNothingAndIdlenessStepsDownAfterThreeQuietWindows() {
         TuningPolicy p = policy(4, 1L << 40);
         Settings s = new Settings(3, 2);

@@ -1,6 +1,8 @@
 package dev.stoker.cuda;
 
 import dev.stoker.loader.Batch;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.StageClock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -46,6 +48,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
     private final int device;
     private final long consumerStream;
     private final java.util.function.LongConsumer beforeEachCopy;
+    private final StageClock clock; // null: the copies are not timed as a stage
     private final List<PrefetchSlot> slots = new ArrayList<>();
     private final BlockingQueue<PrefetchSlot> free;
     /** Copied slots in order, then {@link #END} or the feeder's exception. */
@@ -66,6 +69,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
         this.device = b.device;
         this.consumerStream = b.consumerStream;
         this.beforeEachCopy = b.beforeEachCopy;
+        this.clock = b.clock;
         cuda.setDevice(device);
         this.free = new ArrayBlockingQueue<>(b.slots);
         this.ready = new ArrayBlockingQueue<>(b.slots + 1);
@@ -94,11 +98,15 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
                 synchronized (reclaimLock) {
                     try {
                         slot.reclaimHost(true); // its previous copy was long consumed; make sure it finished
-                        long t0 = System.nanoTime();
                         beforeEachCopy.accept(slot.stream.handle());
+                        long t0 = System.nanoTime();
                         mirrored = slot.issueCopy(batch);
-                        copyIssueNanos.addAndGet(System.nanoTime() - t0);
+                        long t1 = System.nanoTime();
+                        copyIssueNanos.addAndGet(t1 - t0);
                         copies.incrementAndGet();
+                        if (clock != null) { // where the copy is issued: the host's part of it
+                            clock.record(Stage.COPY, t0, t1, batch.epoch(), batch.index());
+                        }
                     } catch (RuntimeException | Error e) {
                         batch.close();
                         throw e;
@@ -264,6 +272,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
         private int device;
         private long consumerStream;
         private java.util.function.LongConsumer beforeEachCopy = stream -> {};
+        private StageClock clock;
 
         private Builder(CudaRuntime cuda, Iterator<Batch> source) {
             this.cuda = Objects.requireNonNull(cuda, "cuda");
@@ -285,6 +294,17 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
         /** The stream the training step runs on ({@code cudaStream_t}); 0, the default stream, by default. */
         public Builder consumerStream(long handle) {
             this.consumerStream = handle;
+            return this;
+        }
+
+        /**
+         * Times each batch's copy as {@link Stage#COPY} on {@code clock}, usually the loader's
+         * {@code stageClock()}, so that its profile, trace and report show the copy beside the
+         * loading: the host's part, issuing the copy (for pageable memory that includes CUDA's
+         * staging through its own pinned buffer); the device's part overlaps the step.
+         */
+        public Builder clock(StageClock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

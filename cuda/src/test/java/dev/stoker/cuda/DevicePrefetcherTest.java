@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stoker.loader.Batch;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.memory.MemorySources;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.StageClock;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -96,6 +98,26 @@ class DevicePrefetcherTest {
         try (BufferPool pool = pinnedPool(cuda)) {
             assertChecksums(deviceChecksums(cuda, GpuTestSupport.batches(pool, count, ROWS, COLS), count, 3, 0, 0), count);
             assertThat(pool.lentCount()).isZero();
+        }
+    }
+
+    @Test
+    void aPrefetcherGivenAClockTimesEachCopyAsTheCopyStage() {
+        CudaRuntime cuda = GpuTestSupport.cudaOrSkip();
+        int count = 6;
+        StageClock clock = new StageClock();
+        List<Long> copied = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (BufferPool pool = pinnedPool(cuda);
+             StageClock.Listening l = clock.listen((stage, start, nanos, epoch, batch) -> {
+                 if (stage == Stage.COPY) copied.add(batch);
+             });
+             DevicePrefetcher gpu = DevicePrefetcher.builder(cuda, GpuTestSupport.batches(pool, count, ROWS, COLS))
+                     .clock(clock).build()) {
+            while (gpu.hasNext()) {
+                gpu.next().close();
+            }
+            assertThat(clock.times().get(Stage.COPY).count()).isEqualTo(count);
+            assertThat(copied).containsExactly(0L, 1L, 2L, 3L, 4L, 5L); // one per batch, named by its index
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.stoker.micrometer;
 
+import dev.stoker.metrics.BatchListener;
 import dev.stoker.metrics.SpanListener;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
@@ -36,16 +37,13 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>It listens to a {@link StageClock} ({@link StageClock#listen}): a loader's
- * ({@code DataLoader.stageClock()}), or any clock of one's own.
- *
- * <p>Assembly is stitched from two spans the loader records one after the other on the worker's
- * thread: fetch, then collate when there is one (none on the fill path). A batch is observed
- * when its collate comes, or, when none does, when the same thread's next fetch shows none will:
- * on the fill path each worker's latest batch waits for its next one (the count lags by at most
- * one batch per worker, and a worker's last batch is not observed).
+ * <p>It listens to a {@link StageClock}: a loader's ({@code DataLoader.stageClock()}), or any
+ * clock of one's own; to its spans for the waits ({@link StageClock#listen}) and to its batches
+ * for the assembly ({@link StageClock#listenBatches}: once per batch as the worker finishes it,
+ * from the start of its fetch to the end of its collate or fill), so every batch is observed,
+ * on the fill path too.
  */
-public final class BatchHistograms implements MeterBinder, SpanListener, AutoCloseable {
+public final class BatchHistograms implements MeterBinder, SpanListener, BatchListener, AutoCloseable {
     /** The buckets' upper bounds, the same for both histograms. */
     public static final Duration[] BUCKETS = {
         Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1),
@@ -57,11 +55,10 @@ public final class BatchHistograms implements MeterBinder, SpanListener, AutoClo
 
     private final StageClock clock;
     private final Tags tags;
-    /** Per worker thread: the epoch, batch and nanoseconds of a fetch whose collate has not come; nanos -1 when none. */
-    private final ThreadLocal<long[]> pending = ThreadLocal.withInitial(() -> new long[] {0, 0, -1});
     private volatile Timer waits;
     private volatile Timer assembly;
     private StageClock.Listening listening;
+    private StageClock.Listening listeningBatches;
 
     /**
      * Histograms of the spans {@code clock} records from {@link #bindTo} on, each meter with
@@ -81,6 +78,7 @@ public final class BatchHistograms implements MeterBinder, SpanListener, AutoClo
         waits = timer(registry, "stoker.batch.wait", "The consumer's wait for each batch, the first of a pass left out");
         assembly = timer(registry, "stoker.batch.assembly", "Each batch's fetch and collate, on the worker that made it");
         listening = clock.listen(this);
+        listeningBatches = clock.listenBatches(this);
     }
 
     private Timer timer(MeterRegistry registry, String name, String description) {
@@ -91,28 +89,18 @@ public final class BatchHistograms implements MeterBinder, SpanListener, AutoClo
                 .register(registry);
     }
 
-    /** Called by the clock on the loader's threads; see the class comment. Cheap: a thread-local and a timer's record. */
+    /** Called by the clock on the consumer's thread for each span; a wait is recorded, the rest is in LoaderMetrics' totals. */
     @Override
     public void span(Stage stage, long startNanos, long durationNanos, long epoch, long batch) {
-        switch (stage) {
-            case WAIT -> waits.record(durationNanos, TimeUnit.NANOSECONDS);
-            case FETCH -> {
-                long[] p = pending.get();
-                if (p[2] >= 0) { // the previous batch of this thread had no collate: the fill path
-                    assembly.record(p[2], TimeUnit.NANOSECONDS);
-                }
-                p[0] = epoch;
-                p[1] = batch;
-                p[2] = durationNanos;
-            }
-            case COLLATE -> {
-                long[] p = pending.get();
-                long fetch = p[2] >= 0 && p[0] == epoch && p[1] == batch ? p[2] : 0;
-                p[2] = -1;
-                assembly.record(fetch + durationNanos, TimeUnit.NANOSECONDS);
-            }
-            default -> { } // the dataset's parts and the step: in LoaderMetrics' totals
+        if (stage == Stage.WAIT) {
+            waits.record(durationNanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** Called by the clock once per batch, on the worker that made it: its assembly, fetch to collate or fill. */
+    @Override
+    public void batchMade(long epoch, long batch, int rows, long bytes, long startNanos, long endNanos) {
+        assembly.record(Math.max(0, endNanos - startNanos), TimeUnit.NANOSECONDS);
     }
 
     /** Stops listening; the meters stay in the registry with what they counted. */
@@ -120,6 +108,7 @@ public final class BatchHistograms implements MeterBinder, SpanListener, AutoClo
     public synchronized void close() {
         if (listening != null) {
             listening.close();
+            listeningBatches.close();
         }
     }
 

@@ -8,7 +8,8 @@
   var palette = ["#2271b1", "#d63638", "#00a32a", "#dba617", "#8c5fc7", "#e26f00", "#0a8a8a", "#c2185b",
                  "#5b6770", "#7cb342", "#3949ab", "#a1887f"];
   var partColors = { "read": "#2271b1", "decode": "#8c5fc7", "transform": "#0a8a8a", "memory wait": "#d63638",
-                     "other fetch": "#dba617", "collate": "#00a32a", "consumer wait": "#e26f00" };
+                     "other fetch": "#dba617", "collate": "#00a32a", "copy": "#646970",
+                     "consumer wait": "#e26f00" };
   var body = document.body;
   var expected = 0;
   var drawn = 0;

@@ -89,8 +89,7 @@ public final class BatchMaker {
             MappedReads.deliverPendingFault(); // see failure
             long end = System.nanoTime();
             Batch batch = new Batch(epoch, k, indices, data, memory.buffers());
-            noteBytes(memory.buffers());
-            loaded(samples.size(), epoch, k, fetchStart, start, end);
+            loaded(samples.size(), noteBytes(memory.buffers()), epoch, k, fetchStart, start, end);
             done = true;
             return batch;
         } catch (RuntimeException | Error e) {
@@ -141,9 +140,8 @@ public final class BatchMaker {
                 }
             }
             Batch batch = new Batch(epoch, k, rows.indices(), arrange(layout, tensors), memory.buffers());
-            noteBytes(memory.buffers());
             long end = System.nanoTime();
-            loaded(rows.count(), epoch, k, fetchStart, end, end);
+            loaded(rows.count(), noteBytes(memory.buffers()), epoch, k, fetchStart, end, end);
             done = true;
             return batch;
         } catch (RuntimeException e) {
@@ -184,21 +182,29 @@ public final class BatchMaker {
         };
     }
 
-    private void noteBytes(List<PooledBuffer> buffers) {
+    /** The batch's bytes, kept when the largest so far. */
+    private long noteBytes(List<PooledBuffer> buffers) {
         long bytes = 0;
         for (PooledBuffer b : buffers) {
             bytes += b.byteSize();
         }
-        largestBatchBytes.accumulateAndGet(bytes, Math::max);
+        if (bytes > largestBatchBytes.get()) { // a read per batch; a write only when it grows
+            largestBatchBytes.accumulateAndGet(bytes, Math::max);
+        }
+        return bytes;
     }
 
-    /** Counts a batch made and adds its fetch and collate spans to the clock. */
-    private void loaded(int rows, long epoch, long k, long fetchStart, long fetchEnd, long collateEnd) {
+    /**
+     * Counts a batch made, adds its fetch and collate spans to the clock and tells the clock's batch
+     * listeners: the once-per-batch hook (one volatile read when nobody listens).
+     */
+    private void loaded(int rows, long bytes, long epoch, long k, long fetchStart, long fetchEnd, long collateEnd) {
         stats.loaded(rows);
         clock.record(Stage.FETCH, fetchStart, fetchEnd, epoch, k);
         if (collateEnd > fetchEnd) {
             clock.record(Stage.COLLATE, fetchEnd, collateEnd, epoch, k);
         }
+        clock.batchMade(epoch, k, rows, bytes, fetchStart, Math.max(fetchEnd, collateEnd));
     }
 
     /** Counts a failed batch and describes it; see {@link LoaderException}. */

@@ -16,6 +16,14 @@ public interface BatchSource extends AutoCloseable {
      */
     Batch next();
 
+    /**
+     * Batches (or their errors) made ahead and waiting for the consumer: the queue's depth. Any
+     * thread; a reading, not a promise. None for a pass that makes each batch when asked.
+     */
+    default int ready() {
+        return 0;
+    }
+
     /** The consumer has received {@code batch} from {@link #next()}: the pass's log counts it. */
     void received(Batch batch);
 

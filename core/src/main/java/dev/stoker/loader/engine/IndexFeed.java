@@ -20,6 +20,41 @@ final class IndexFeed {
         this.batches = batches;
     }
 
+    /** What {@link #hold} gives for a batch made and forgotten already: the consumer's thread made it. */
+    static final long[] TAKEN = new long[0];
+
+    /**
+     * The indices of batch {@code k}, kept until {@link #forget}: for a tuned pass whose consumer
+     * may make a batch itself, where the lane and the consumer both look and one of them makes it.
+     * {@code null} when the pass has fewer batches, {@link #TAKEN} when {@code k} was forgotten.
+     */
+    synchronized long[] hold(long k) {
+        long[] kept = waiting.get(k);
+        if (kept != null) {
+            return kept;
+        }
+        if (k < read) {
+            return TAKEN;
+        }
+        while (!exhausted && read <= k) {
+            if (!batches.hasNext()) {
+                exhausted = true;
+                break;
+            }
+            long[] next = batches.next();
+            waiting.put(read, next);
+            if (read++ == k) {
+                return next;
+            }
+        }
+        return null;
+    }
+
+    /** Batch {@code k} is being made: its indices are no longer kept ({@link #hold}). */
+    synchronized void forget(long k) {
+        waiting.remove(k);
+    }
+
     /** The indices of batch {@code k}, or {@code null} when the pass has fewer batches. Each k once. */
     synchronized long[] get(long k) {
         long[] mine = waiting.remove(k);

@@ -1,6 +1,8 @@
 package dev.stoker.loader.engine;
 
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -41,6 +43,7 @@ public final class LiveSettings {
     }
 
     private final int lanes;
+    private final int fewest; // 0 where the consumer's thread may make the batches itself, else 1
     private final Tuner tuner; // null: fixed settings
     private final Throttle throttle; // null: fixed settings
     private final Set<ResultBoard> boards = ConcurrentHashMap.newKeySet();
@@ -52,12 +55,13 @@ public final class LiveSettings {
     private long windowWait;
     private long windowStart;
 
-    private LiveSettings(int lanes, int workers, int prefetch, Tuner tuner) {
-        if (lanes < 1 || workers < 1 || workers > lanes || prefetch < 1) {
-            throw new IllegalArgumentException("live settings need 1 <= workers <= lanes and prefetch >= 1, not "
-                    + workers + " of " + lanes + " lanes, prefetch " + prefetch);
+    private LiveSettings(int lanes, int fewest, int workers, int prefetch, Tuner tuner) {
+        if (lanes < 1 || workers < fewest || workers > lanes || prefetch < 1) {
+            throw new IllegalArgumentException("live settings need " + fewest + " <= workers <= lanes and prefetch >= 1,"
+                    + " not " + workers + " of " + lanes + " lanes, prefetch " + prefetch);
         }
         this.lanes = lanes;
+        this.fewest = fewest;
         this.workers = workers;
         this.prefetch = prefetch;
         this.tuner = tuner;
@@ -66,15 +70,24 @@ public final class LiveSettings {
 
     /** Settings that never change: {@code workers} threads, each {@code prefetch} batches ahead. */
     public static LiveSettings fixed(int workers, int prefetch) {
-        return new LiveSettings(workers, workers, prefetch, null);
+        return new LiveSettings(workers, 1, workers, prefetch, null);
     }
 
-    /** Settings that {@code tuner} changes, over {@code lanes} worker threads, starting at the given values. */
-    public static LiveSettings tuned(int lanes, int workers, int prefetch, Tuner tuner) {
+    /**
+     * Settings that {@code tuner} changes, over {@code lanes} worker threads, starting at the given
+     * values; with {@code consumerMayMake} the workers may be 0 (the consumer's thread then makes
+     * each batch it waits for: a map-style pass in order only).
+     */
+    public static LiveSettings tuned(int lanes, int workers, int prefetch, Tuner tuner, boolean consumerMayMake) {
         if (tuner == null) {
             throw new IllegalArgumentException("tuned settings need a tuner");
         }
-        return new LiveSettings(lanes, workers, prefetch, tuner);
+        return new LiveSettings(lanes, consumerMayMake ? 0 : 1, workers, prefetch, tuner);
+    }
+
+    /** Whether the workers may be 0, the consumer's thread making the batches (see {@link #tuned}). */
+    public boolean consumerMayMake() {
+        return fewest == 0;
     }
 
     /** Worker threads (lanes): what decides the batches of a stream and which thread makes which batch. */
@@ -103,14 +116,15 @@ public final class LiveSettings {
     }
 
     /**
-     * Sets the workers and prefetch depth, clamped to {@code 1..lanes} and {@code >= 1}; takes
-     * effect for the next batch a worker starts.
+     * Sets the workers and prefetch depth, clamped to {@code 1..lanes} (or {@code 0..lanes} where
+     * the consumer may make the batches) and {@code >= 1}; takes effect for the next batch a worker
+     * starts.
      */
     public synchronized void apply(int newWorkers, int newPrefetch) {
         if (tuner == null) {
             throw new IllegalStateException("these settings are fixed");
         }
-        int w = Math.clamp(newWorkers, 1, lanes);
+        int w = Math.clamp(newWorkers, fewest, lanes);
         int p = Math.max(1, newPrefetch);
         throttle.resize(w);
         workers = w;
@@ -123,11 +137,34 @@ public final class LiveSettings {
         return tuner == null ? Integer.MAX_VALUE : Math.multiplyExact(workers, prefetch);
     }
 
+    /** How often a worker waiting for a permit looks whether its batch is still to make (see below). */
+    private static final long GONE_CHECK_NANOS = 10_000_000;
+
     /** Waits for a permit to make a batch (tuned settings only). */
     void beforeMake() throws InterruptedException {
         if (throttle != null) {
             throttle.acquire();
         }
+    }
+
+    /**
+     * Waits for a permit to make a batch (tuned settings only), or until {@code gone} says the
+     * batch was made elsewhere (the consumer's thread, at 0 workers): a worker that waits for a
+     * permit while the count is 0 would otherwise wait past the pass's end. Looks every 10 ms
+     * while it waits; a free permit is taken at once, as {@link #beforeMake()} takes it.
+     *
+     * @return false, holding no permit, when the batch is gone
+     */
+    boolean beforeMake(BooleanSupplier gone) throws InterruptedException {
+        if (throttle == null) {
+            return true;
+        }
+        while (!throttle.tryAcquire(GONE_CHECK_NANOS, TimeUnit.NANOSECONDS)) {
+            if (gone.getAsBoolean()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Gives back the permit {@link #beforeMake} took. */

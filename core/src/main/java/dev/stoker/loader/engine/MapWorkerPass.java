@@ -4,6 +4,7 @@ import dev.stoker.data.WorkerContext;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.LoaderException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A map-style pass on worker threads: batch {@code k} of the batch sampler is made by worker
@@ -11,13 +12,18 @@ import java.time.Duration;
  * in order, one at a time, with at most {@code prefetchFactor} of them made and not yet taken.
  * Under an autotuner, a worker also waits for a permit to make a batch and for its batch's
  * position to come within the tuned window ({@link LiveSettings}); batch {@code k} is still
- * lane {@code k % n}'s, so the tuning changes when a batch is made, never what it holds.
+ * lane {@code k % n}'s, so the tuning changes when a batch is made, never what it holds. At 0
+ * workers the consumer's thread makes the batch it waits for, in its lane's context.
  */
 final class MapWorkerPass<T> extends WorkerPass<T> {
     private final MapBatches<T> source;
     private final IndexFeed feed;
     private final BatchPlan plan;
     private final DeliveryLog log;
+    // A tuned pass that may run at 0 workers: per lane, the last position claimed by the lane or by
+    // the consumer's thread making it itself (a CAS from k - n to k: exactly one of them makes k).
+    // Null otherwise, and the feed is read once per position as before.
+    private final AtomicLongArray claimed;
 
     MapWorkerPass(MapBatches<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log,
                   WorkerCrew crew, boolean ownsCrew, Duration grace) {
@@ -26,6 +32,14 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
         this.plan = plan;
         this.log = log;
         this.feed = new IndexFeed(source.of(epoch, plan));
+        if (live.consumerMayMake()) {
+            claimed = new AtomicLongArray(crew.size());
+            for (int w = 0; w < crew.size(); w++) {
+                claimed.set(w, w - crew.size());
+            }
+        } else {
+            claimed = null;
+        }
     }
 
     @Override
@@ -41,41 +55,53 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     @Override
     void work(Worker worker, WorkerContext context) {
         int w = worker.id();
-        for (long k = w; ; k += crew.size()) {
+        int n = crew.size();
+        for (long k = w; ; k += n) {
             // the indices first (arrays only, no data): a worker past the end must learn it even
             // while the tuned window holds it back, or the consumer would wait for it forever
-            long[] indices = feed.get(k); // k: the position in the plan; batch: the index in the epoch
+            long[] indices = claimed == null ? feed.get(k) : feed.hold(k); // k: the position in the plan
             if (indices == null) {
                 return;
             }
+            if (indices == IndexFeed.TAKEN) {
+                continue; // the consumer's thread made it
+            }
             try {
-                board.acquireSlot(w, k);
+                if (!board.acquireSlot(w, k)) {
+                    continue; // the consumer's thread made it meanwhile
+                }
             } catch (InterruptedException e) {
                 return; // the pass is closing
             }
             if (board.isClosed()) {
                 return;
             }
-            long batch = plan.original(k);
             try {
-                live.beforeMake();
+                if (claimed == null) {
+                    live.beforeMake();
+                } else {
+                    long position = k;
+                    if (!live.beforeMake(() -> board.isTaken(position))) {
+                        board.releaseSlot(w); // the consumer's thread made it while this lane waited
+                        continue;
+                    }
+                }
             } catch (InterruptedException e) {
                 return;
             }
+            if (claimed != null) {
+                if (!claimed.compareAndSet(w, k - n, k)) { // the consumer's thread took it first
+                    live.afterMake();
+                    board.releaseSlot(w);
+                    continue;
+                }
+                feed.forget(k);
+            }
+            long batch = plan.original(k); // the batch's index in the epoch
             worker.working(batch, indices);
             BoardResult result;
             try {
-                Batch made = source.make(maker, context, epoch, batch, indices);
-                if (made == null) {
-                    log.delivered(batch); // nothing in it to deliver, now or after a resume
-                }
-                // Skipped keeps batch k's turn on the board
-                result = made != null ? new BoardResult.Made(made) : BoardResult.Skipped.INSTANCE;
-            } catch (LoaderException e) {
-                result = new BoardResult.Failed(ConcurrentFetchDataset.refine(e).onWorker(worker.name()));
-            } catch (RuntimeException | Error e) { // an Error from the dataset: reported at its batch, not lost
-                result = new BoardResult.Failed(maker.failure("loading", epoch, batch, indices, -1, e)
-                        .onWorker(worker.name()));
+                result = make(context, batch, indices, worker.name());
             } finally {
                 worker.idle();
                 live.afterMake();
@@ -84,5 +110,48 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
                 return;
             }
         }
+    }
+
+    /** Batch {@code batch} made on this thread, as a result for the board; {@code who} names the thread in errors. */
+    private BoardResult make(WorkerContext context, long batch, long[] indices, String who) {
+        try {
+            Batch made = source.make(maker, context, epoch, batch, indices);
+            if (made == null) {
+                log.delivered(batch); // nothing in it to deliver, now or after a resume
+            }
+            // Skipped keeps batch k's turn on the board
+            return made != null ? new BoardResult.Made(made) : BoardResult.Skipped.INSTANCE;
+        } catch (LoaderException e) {
+            LoaderException refined = ConcurrentFetchDataset.refine(e);
+            return new BoardResult.Failed(who == null ? refined : refined.onWorker(who));
+        } catch (RuntimeException | Error e) { // an Error from the dataset: reported at its batch, not lost
+            LoaderException failure = maker.failure("loading", epoch, batch, indices, -1, e);
+            return new BoardResult.Failed(who == null ? failure : failure.onWorker(who));
+        }
+    }
+
+    /**
+     * At 0 workers (a tuned pass that may run so), the consumer makes the batch it waits for
+     * itself, in its lane's name (the same context, so the same batch), unless its lane has made
+     * it or is making it: one of the two claims position {@code k} of lane {@code k % n}.
+     */
+    @Override
+    BoardResult madeHere(long k) {
+        if (claimed == null || live.workers() > 0) {
+            return null;
+        }
+        int n = crew.size();
+        int w = (int) (k % n);
+        if (board.hasResult(w)) {
+            return null;
+        }
+        long[] indices = feed.hold(k);
+        if (indices == null || indices == IndexFeed.TAKEN || !claimed.compareAndSet(w, k - n, k)) {
+            return null; // the end, or its lane has it: wait for the board
+        }
+        feed.forget(k);
+        BoardResult result = make(settings.context(w, n, epoch), plan.original(k), indices, null);
+        board.tookItself(w);
+        return result;
     }
 }

@@ -53,6 +53,7 @@ final class ResultBoard {
     private final boolean inOrder;
     private int cursor;
     private long taken; // results taken in this pass
+    private volatile int ready; // results left and not taken: written under the lock, read by anyone
     private boolean closed;
 
     ResultBoard(int workers, int prefetch, boolean inOrder) {
@@ -95,18 +96,64 @@ final class ResultBoard {
     /**
      * Waits for room for one more batch of worker {@code w}, at {@code position} among the pass's
      * results (-1: not known, as in a stream). Returns at once when the board is closed.
+     *
+     * @return false, holding no slot, when the consumer has taken that position already: it made
+     *     that batch itself ({@link #tookItself}); a worker's own batches are taken after it made them
      */
-    void acquireSlot(int w, long position) throws InterruptedException {
+    boolean acquireSlot(int w, long position) throws InterruptedException {
         if (slots != null) {
             slots[w].acquire();
-            return;
+            return true;
         }
         lock.lockInterruptibly();
         try {
             while (!closed && (held[w] >= live.prefetch() || position >= 0 && position - taken >= live.window())) {
+                if (position >= 0 && position < taken) {
+                    return false;
+                }
                 room[w].await();
             }
+            if (!closed && position >= 0 && position < taken) {
+                return false;
+            }
             held[w]++;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the consumer has taken {@code position} (for a worker's own position: made it itself). */
+    boolean isTaken(long position) {
+        lock.lock();
+        try {
+            return position < taken;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether worker {@code w} has a result waiting. */
+    boolean hasResult(int w) {
+        lock.lock();
+        try {
+            return !queues[w].isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The consumer made worker {@code w}'s next batch itself, in its turn (a tuned pass at 0
+     * workers): the turn passes on as if it had taken it from the board, and workers waiting for
+     * that position learn it is done.
+     */
+    void tookItself(int w) {
+        lock.lock();
+        try {
+            taken++;
+            cursor = (w + 1) % queues.length;
+            wakeAll();
         } finally {
             lock.unlock();
         }
@@ -154,6 +201,7 @@ final class ResultBoard {
         try {
             if (!closed) {
                 queues[w].add(result);
+                ready++; // under the lock: the only writers hold it
                 changed.signalAll();
                 return true;
             }
@@ -173,6 +221,11 @@ final class ResultBoard {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Results left by the workers and not yet taken: the queue ahead of the consumer. Any thread, no lock. */
+    int ready() {
+        return ready;
     }
 
     boolean isClosed() {
@@ -206,6 +259,7 @@ final class ResultBoard {
                 }
                 if (w >= 0 && !queues[w].isEmpty()) {
                     BoardResult result = queues[w].poll();
+                    ready--;
                     if (slots != null) {
                         slots[w].release(); // only w's slot came free
                     } else {
@@ -272,6 +326,7 @@ final class ResultBoard {
                 left.addAll(q);
                 q.clear();
             }
+            ready = 0;
             changed.signalAll();
         } finally {
             lock.unlock();

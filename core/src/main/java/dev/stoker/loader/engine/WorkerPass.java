@@ -65,6 +65,14 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
     /** Worker {@code worker}'s share of the pass: make batches and {@link ResultBoard#put} them until done. */
     abstract void work(Worker worker, WorkerContext context);
 
+    /**
+     * The result at {@code position} made in the consumer's thread, or {@code null} to wait for the
+     * workers' (the default): a tuned map-style pass at 0 workers makes its batches here.
+     */
+    BoardResult madeHere(long position) {
+        return null;
+    }
+
     /** The batch as delivered; a stream's batches are numbered by the order of delivery. */
     Batch delivered(Batch batch, long batchesBefore) {
         return batch;
@@ -130,7 +138,10 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
         BoardResult result;
         long asked = System.nanoTime();
         try {
-            result = board.take(timeoutNanos);
+            result = madeHere(position);
+            if (result == null) {
+                result = board.take(timeoutNanos);
+            }
         } catch (ResultBoard.Timeout t) {
             LoaderException e = timedOut(t.worker);
             close();
@@ -148,6 +159,11 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
             live.taken(now - asked, now); // the tuner's signal, and its tick
         }
         return result;
+    }
+
+    @Override
+    public final int ready() {
+        return board.ready();
     }
 
     /** The error for a batch not ready in time: which worker holds it up, on which samples, and where. */
