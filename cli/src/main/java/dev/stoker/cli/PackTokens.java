@@ -7,6 +7,7 @@ import dev.stoker.formats.megatron.MegatronWriter;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.tensor.Tensor;
+import dev.stoker.text.TokenIds;
 import dev.stoker.text.Tokenizer;
 import dev.stoker.text.tokenizers.Tokenizers;
 import java.io.BufferedOutputStream;
@@ -69,18 +70,29 @@ final class PackTokens {
 
         String describe();
 
+        /** The ids the dtype written holds are {@code [0, idLimit())}; Integer.MAX_VALUE: every non-negative int. */
+        int idLimit();
+
+        /** The dtype written, for messages: {@code "uint16"}. */
+        String dtype();
+
         @Override
         void close() throws IOException;
     }
 
     int run() {
-        Path target = Path.of(output != null ? output : defaultOutput());
         Tokenizer tokenizer;
         try {
             tokenizer = Tokenizers.open(tokenizerFile);
         } catch (IOException | RuntimeException e) {
             return fail("cannot read the tokenizer " + tokenizerFile + ": " + e.getMessage());
         }
+        return run(tokenizer);
+    }
+
+    /** Packs through {@code tokenizer} (read from {@code tokenizerFile}), which it closes. */
+    int run(Tokenizer tokenizer) {
+        Path target = Path.of(output != null ? output : defaultOutput());
         int eos = -1;
         if (eod) {
             var id = tokenizer.specialTokens().eos();
@@ -100,9 +112,15 @@ final class PackTokens {
         String sinkText;
         try (tokenizer; TextSource texts = TextSource.open(input, field)) {
             what = texts.describe();
-            Sink sink = sink(target, tokenizer.vocabSize());
+            int vocab = tokenizer.vocabSize();
+            Sink sink = sink(target, vocab);
+            // every id in the tokenizer's vocabulary, as it promises and readers check again, and in the
+            // dtype written: a uint16 file would hold 65,536 as 0, and -1 as 65,535, without a word
+            int limit = Math.min(vocab, sink.idLimit());
             try (sink; CountProgress progress = CountProgress.create(err, "tokenize", texts.count(), "documents", quiet)) {
                 List<String> chunk = new ArrayList<>(CHUNK);
+                long[] records = new long[CHUNK]; // each text's place in the input, nulls counted, for messages
+                long record = 0;
                 while (texts.hasNext()) {
                     chunk.clear();
                     long read = 0;
@@ -112,11 +130,20 @@ final class PackTokens {
                         if (t == null) {
                             nulls++;
                         } else {
+                            records[chunk.size()] = record;
                             chunk.add(t);
                         }
+                        record++;
                     }
-                    for (int[] ids : encode(tokenizer, chunk)) {
+                    List<int[]> encoded = encode(tokenizer, chunk);
+                    for (int d = 0; d < encoded.size(); d++) {
+                        int[] ids = encoded.get(d);
                         int[] doc = eos >= 0 ? append(ids, eos) : ids;
+                        int bad = TokenIds.firstOutside(doc, 0, doc.length, limit);
+                        if (bad >= 0) {
+                            throw new IllegalStateException(badId(texts.where(records[d]) + " (document "
+                                    + (documents + d) + ")", bad, doc[bad], vocab, sink));
+                        }
                         sink.document(doc);
                         tokens += doc.length;
                     }
@@ -145,6 +172,22 @@ final class PackTokens {
         out.printf(Locale.ROOT, "  %.1f s, %.0f tokens/s%n", seconds, tokens / Math.max(seconds, 1e-9));
         out.flush();
         return 0;
+    }
+
+    /** Why id {@code id}, token {@code token} of the text at {@code where}, is refused. */
+    private String badId(String where, int token, int id, int vocab, Sink sink) {
+        String why;
+        if (id < 0) {
+            why = "is negative";
+        } else if (sink.idLimit() < Integer.MAX_VALUE && id >= sink.idLimit()) {
+            why = "does not fit the " + sink.dtype() + " written (0 to " + (sink.idLimit() - 1) + ")"
+                    + (id >= vocab ? " and is outside the tokenizer's vocabulary of " + vocab + " ids" : "");
+        } else {
+            why = "is outside the tokenizer's vocabulary of " + vocab + " ids";
+        }
+        return where + ": the tokenizer " + tokenizerFile.getFileName() + " gave id " + id + " (token " + token
+                + " of the text), which " + why + "; a tokenizer's ids lie in [0, its vocabulary size): this one is"
+                + " broken or reports the wrong size";
     }
 
     private String defaultOutput() {
@@ -202,6 +245,14 @@ final class PackTokens {
                 w.commit();
             }
 
+            public int idLimit() {
+                return dtype == MegatronDType.UINT16 ? 1 << 16 : Integer.MAX_VALUE;
+            }
+
+            public String dtype() {
+                return dtype.name().toLowerCase(Locale.ROOT);
+            }
+
             public String describe() {
                 return "a Megatron indexed dataset (" + dtype.name().toLowerCase(Locale.ROOT) + "): "
                         + MegatronDataset.binPath(prefix) + " and " + MegatronDataset.idxPath(prefix) + ", one sequence"
@@ -238,6 +289,14 @@ final class PackTokens {
 
             public void commit() {
                 w.commit();
+            }
+
+            public int idLimit() {
+                return narrow ? 1 << 16 : Integer.MAX_VALUE;
+            }
+
+            public String dtype() {
+                return narrow ? "uint16" : "int32";
             }
 
             public String describe() {
@@ -282,6 +341,14 @@ final class PackTokens {
                 os.close();
                 Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 committed = true;
+            }
+
+            public int idLimit() {
+                return narrow ? 1 << 16 : Integer.MAX_VALUE;
+            }
+
+            public String dtype() {
+                return narrow ? "uint16" : "uint32";
             }
 
             public String describe() {

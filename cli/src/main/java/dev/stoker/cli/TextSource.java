@@ -29,6 +29,9 @@ sealed interface TextSource extends Iterator<String>, AutoCloseable {
     /** What the input is, for the summary. */
     String describe();
 
+    /** Where text {@code record} (counted from 0 in the order {@code next()} gives them, nulls too) is, for messages. */
+    String where(long record);
+
     @Override
     void close();
 
@@ -65,16 +68,18 @@ sealed interface TextSource extends Iterator<String>, AutoCloseable {
     /** JSONL lines in file order; counted first (one pass without parsing) so that progress has a total. */
     final class Jsonl implements TextSource {
         private final List<Path> files;
+        /** files.size() + 1 entries: the first record of each file, then the count. */
+        private final long[] starts;
         private final long count;
         private final SampleStream<String> lines;
 
         Jsonl(List<Path> files, String field) throws IOException {
             this.files = files;
-            long n = 0;
-            for (Path f : files) {
-                n += countLines(f);
+            this.starts = new long[files.size() + 1];
+            for (int f = 0; f < files.size(); f++) {
+                starts[f + 1] = starts[f] + countLines(files.get(f));
             }
-            this.count = n;
+            this.count = starts[files.size()];
             this.lines = JsonlStream.field(files, field).open(new WorkerContext(0, 1, 0, 1, 0, 0));
         }
 
@@ -106,6 +111,14 @@ sealed interface TextSource extends Iterator<String>, AutoCloseable {
 
         public String describe() {
             return files.size() == 1 ? "JSONL" : files.size() + " JSONL files";
+        }
+
+        public String where(long record) {
+            int f = 0;
+            while (f + 1 < files.size() && starts[f + 1] <= record) {
+                f++; // called once, for an error: a scan is enough
+            }
+            return files.get(f) + ", line " + (record - starts[f] + 1);
         }
 
         public boolean hasNext() {
@@ -141,6 +154,10 @@ sealed interface TextSource extends Iterator<String>, AutoCloseable {
 
         public String describe() {
             return files == 1 ? "Parquet" : files + " Parquet files";
+        }
+
+        public String where(long record) {
+            return rows.where(record) + ", column '" + field + "'";
         }
 
         public boolean hasNext() {

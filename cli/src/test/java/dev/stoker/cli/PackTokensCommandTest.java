@@ -7,6 +7,8 @@ import dev.stoker.formats.megatron.MegatronDType;
 import dev.stoker.formats.megatron.MegatronDataset;
 import dev.stoker.text.Tokenizer;
 import dev.stoker.text.tokenizers.Tokenizers;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -139,5 +141,123 @@ class PackTokensCommandTest {
                 TOKENIZERS.resolve("bpe.json").toString(), "--max-samples", "3");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("--max-samples is not for --tokenizer");
+    }
+
+    /**
+     * A tokenizer that breaks its promise (ids in [0, vocabSize)): text {@code bad} gets {@code id} in
+     * place of its first token; all else is {@code real}'s.
+     */
+    private record Lying(Tokenizer real, String bad, int id) implements Tokenizer {
+        public int[] encode(String text) {
+            int[] ids = real.encode(text);
+            if (text.equals(bad)) {
+                ids = ids.clone();
+                ids[0] = id;
+            }
+            return ids;
+        }
+
+        public String decode(int[] ids) {
+            return real.decode(ids);
+        }
+
+        public int vocabSize() {
+            return real.vocabSize();
+        }
+
+        public java.util.OptionalInt tokenId(String token) {
+            return real.tokenId(token);
+        }
+
+        public dev.stoker.text.SpecialTokens specialTokens() {
+            return real.specialTokens();
+        }
+
+        public String name() {
+            return real.name();
+        }
+
+        public void close() {
+            real.close();
+        }
+    }
+
+    /** Packs {@code input} through {@code tokenizer} (as if read from bpe.json) into {@code to} at {@code output}. */
+    private static BenchCommandTest.Run pack(Path input, Tokenizer tokenizer, String to, Path output) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new PackTokens(input, TOKENIZERS.resolve("bpe.json"), "text", to, output.toString(), true, false,
+                true, null, new PrintWriter(out, true), new PrintWriter(err, true)).run(tokenizer);
+        return new BenchCommandTest.Run(exit, out.toString(), err.toString());
+    }
+
+    /**
+     * An id that uint16 cannot hold (a vocabulary under 65,536 writes uint16), or a negative one, is
+     * refused naming the input's file and line, the document and the id, for every output, and
+     * nothing is published; a uint16 file would have held 70,000 as 4,464 without a word.
+     */
+    @Test
+    void anIdTheOutputCannotHoldIsRefusedNamingTheTextAndNothingIsPublished() throws Exception {
+        Path input = dir.resolve("train.jsonl");
+        List<String> texts = jsonl(input);
+        for (int id : new int[] {70_000, 65_536, -1}) {
+            for (String to : List.of("tokens", "megatron", "mds")) {
+                Path out = dir.resolve("out-" + to + "-" + id);
+                Path target = to.equals("megatron") ? out.resolve("train") : to.equals("tokens") ? out.resolve("t.bin")
+                        : out;
+                BenchCommandTest.Run r = pack(input, new Lying(Tokenizers.open(TOKENIZERS.resolve("bpe.json")),
+                        texts.get(41), id), to, target);
+                assertThat(r.exit()).as(to + " " + id).isEqualTo(1);
+                assertThat(r.err()).as(to + " " + id).contains(input + ", line 42 (document 41)", "gave id " + id
+                        + " (token 0 of the text)", "nothing was published")
+                        .contains(id < 0 ? "is negative" : "does not fit the uint16 written (0 to 65535) and is outside"
+                                + " the tokenizer's vocabulary of ");
+                try (Stream<Path> left = Files.exists(out) ? Files.walk(out) : Stream.empty()) {
+                    assertThat(left.filter(Files::isRegularFile)).as(to + " " + id).isEmpty();
+                }
+            }
+        }
+    }
+
+    /** An id the dtype holds but the vocabulary does not (a tokenizer reporting the wrong size): refused too. */
+    @Test
+    void anIdOutsideTheVocabularyIsRefusedNamingTheParquetRow() throws Exception {
+        String text;
+        long row = 500;
+        try (var rows = dev.stoker.formats.parquet.ParquetDataset.builder(PARQUET).columns("text").build()) {
+            while (rows.get(row).isNull("text")) {
+                row++;
+            }
+            text = rows.get(row).getString("text");
+        }
+        Path out = dir.resolve("t.bin");
+        try (Tokenizer real = Tokenizers.open(TOKENIZERS.resolve("bpe.json"))) {
+            int id = real.vocabSize(); // one past the last
+            BenchCommandTest.Run r = pack(PARQUET, new Lying(Tokenizers.open(TOKENIZERS.resolve("bpe.json")), text, id),
+                    "tokens", out);
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err()).contains(PARQUET + ", row group " + row / 128 + ", row " + row % 128
+                    + ", column 'text'", "gave id " + id, "is outside the tokenizer's vocabulary of " + id + " ids");
+        }
+        assertThat(out).doesNotExist();
+        assertThat(dir.resolve("t.bin.part")).doesNotExist();
+    }
+
+    /** Texts of a folder of JSONL files are named by file and line, past empty files. */
+    @Test
+    void aTextOfSeveralJsonlFilesIsNamedByItsFileAndLine() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("in"));
+        Files.writeString(in.resolve("a.jsonl"), "{\"text\": \"a1\"}\n{\"text\": \"a2\"}\n");
+        Files.writeString(in.resolve("b.jsonl"), "");
+        Files.writeString(in.resolve("c.jsonl"), "{\"text\": \"c1\"}\n{\"text\": \"c2\"}\n{\"text\": \"c3\"}");
+        try (TextSource texts = TextSource.open(in, "text")) {
+            List<String> all = new ArrayList<>();
+            texts.forEachRemaining(all::add);
+            assertThat(all).containsExactly("a1", "a2", "c1", "c2", "c3");
+            assertThat(texts.where(0)).isEqualTo(in.resolve("a.jsonl") + ", line 1");
+            assertThat(texts.where(1)).isEqualTo(in.resolve("a.jsonl") + ", line 2");
+            assertThat(texts.where(2)).isEqualTo(in.resolve("c.jsonl") + ", line 1");
+            assertThat(texts.where(4)).isEqualTo(in.resolve("c.jsonl") + ", line 3");
+        }
     }
 }

@@ -250,21 +250,42 @@ class ProfileTest {
 
     @Test
     void aLoaderThatKeepsUpWithASlowStepIsComputeBound() {
-        // a step of 10 ms against loading of well under 1 ms a batch, 2 workers ahead: the margin is wide
+        // 10 batches, all in flight at once (2 workers x 5): the first step lasts until every batch is made,
+        // however long a loaded machine takes (the warm-up, which the verdict is not about), so each later
+        // ask finds its batch ready; a wait share of 5% would need the hand-overs of ready batches to take
+        // over 5 ms against the 9 steps of at least 10 ms each
         try (DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(4).numWorkers(2)
-                .prefetchFactor(4).build()) {
+                .prefetchFactor(5).build()) {
+            boolean first = true;
             for (Batch b : loader) {
                 try (b) {
+                    if (first) {
+                        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos(); // a hang guard
+                        while (loader.profile().times().get(Stage.COLLATE).count() < 10
+                                && System.nanoTime() < deadline) {
+                            LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
+                        }
+                        assertThat(loader.profile().times().get(Stage.COLLATE).count()).as("batches made ahead")
+                                .isEqualTo(10);
+                        first = false;
+                    }
                     LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
                 }
             }
-            assertThat(loader.profile().verdict().kind()).isEqualTo(Verdict.Kind.COMPUTE_BOUND);
+            Verdict v = loader.profile().verdict();
+            assertThat(v.kind()).as(v.toString()).isEqualTo(Verdict.Kind.COMPUTE_BOUND);
         }
     }
 
     @Test
     void aLoopWithoutWorkersOverASlowDatasetIsDataBound() {
-        try (DataLoader<long[]> loader = DataLoader.builder(new TimedDataset()).batchSize(4).build()) {
+        // samples of at least 1 ms on the loop's own thread, a step of nothing: the 9 judged batches wait
+        // 36 ms or more, so a loaded machine would have to stall the empty steps for over 0.6 s to turn it
+        Dataset<long[]> slow = Datasets.map(new TimedDataset(), sample -> {
+            LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
+            return sample;
+        });
+        try (DataLoader<long[]> loader = DataLoader.builder(slow).batchSize(4).build()) {
             drain(loader);
             Verdict v = loader.profile().verdict();
             assertThat(v.kind()).isEqualTo(Verdict.Kind.DATA_BOUND);

@@ -140,13 +140,13 @@ class WorkerFailureTest {
             }
         };
         DataLoader<Long> loader = DataLoader.builder(stuck).batchSize(2).numWorkers(2)
-                .timeout(Duration.ofMillis(200)).build();
+                .timeout(Duration.ofSeconds(1)).build(); // batches 0 and 1 must come within it, on a loaded machine too
         BatchIterator it = loader.iterator();
         it.next().close();
         it.next().close();
         LoaderException e = catchThrowableOfType(LoaderException.class, it::next);
         assertThat(e.getMessage()).startsWith("dataset 'stuck': waiting for batch 2 of epoch 0 failed: "
-                        + "TimeoutException: no batch within 200 ms: stoker-worker-0 has been making batch 2 for ")
+                        + "TimeoutException: no batch within 1000 ms: stoker-worker-0 has been making batch 2 for ")
                 .endsWith("(batch samples [4, 5]) (worker stoker-worker-0)");
         assertThat(e.worker()).hasValue("stoker-worker-0");
         assertThat(e.indices()).containsExactly(4, 5);
@@ -176,7 +176,7 @@ class WorkerFailureTest {
             }
         };
         try (DataLoader<Long> loader = DataLoader.builder(stuck).batchSize(1).numWorkers(3).inOrder(false)
-                .timeout(Duration.ofMillis(100)).build()) {
+                .timeout(Duration.ofSeconds(1)).build()) { // batches 0 to 2 must come within it, loaded or not
             BatchIterator it = loader.iterator();
             for (int i = 0; i < 3; i++) {
                 it.next().close();

@@ -1,6 +1,7 @@
 package dev.stoker.formats.mds;
 
 import dev.stoker.formats.mmap.MapFaults;
+import dev.stoker.formats.mmap.MappedFileChangedError;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -35,6 +36,11 @@ import java.util.Map;
  * <p>NOTE: views ({@link #segment}, {@link #tensor} of non-widened types, {@link #items},
  * {@link #pil}) are valid until the dataset is closed; reading them afterwards throws
  * {@link IllegalStateException}. Copy what must outlive it ({@link #bytes}, {@code Tensor.copyFrom}).
+ *
+ * <p>A shard cut short under its map (truncated by another process) makes each accessor that
+ * reads it throw {@link dev.stoker.formats.mmap.MappedFileChangedError} naming the shard, the
+ * sample and the column. A view's bytes are read later, by its reader: inside a loader's batch the
+ * loader names the fault; elsewhere the reader catches it (see {@link MapFaults}).
  */
 public final class MdsSample {
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -90,8 +96,8 @@ public final class MdsSample {
             byte[] copy = v.toArray(ValueLayout.JAVA_BYTE);
             MapFaults.deliverPending();
             return copy;
-        } catch (InternalError e) { // the shard was cut short under its map: name it
-            throw shard.file().changed(e, "column '" + column + "' of sample " + index);
+        } catch (InternalError fault) { // the shard was cut short under its map: name it
+            throw changed(fault, column);
         }
     }
 
@@ -111,7 +117,7 @@ public final class MdsSample {
             MapFaults.deliverPending();
             return text;
         } catch (InternalError fault) {
-            throw shard.file().changed(fault, "column '" + column + "' of sample " + index);
+            throw changed(fault, column);
         }
     }
 
@@ -120,6 +126,16 @@ public final class MdsSample {
      * (a uint64 past 2^63 - 1 is refused), or {@code str_int} within long's range.
      */
     public long longValue(String column) {
+        try {
+            long value = readLong(column);
+            MapFaults.deliverPending();
+            return value;
+        } catch (InternalError fault) {
+            throw changed(fault, column);
+        }
+    }
+
+    private long readLong(String column) {
         MdsEncoding e = encodingOf(column);
         MemorySegment v = segment(column);
         if (e.kind() == MdsEncoding.Kind.STR_INT) {
@@ -159,6 +175,16 @@ public final class MdsSample {
      * included).
      */
     public double doubleValue(String column) {
+        try {
+            double value = readDouble(column);
+            MapFaults.deliverPending();
+            return value;
+        } catch (InternalError fault) {
+            throw changed(fault, column);
+        }
+    }
+
+    private double readDouble(String column) {
         MdsEncoding e = encodingOf(column);
         MemorySegment v = segment(column);
         switch (e.kind()) {
@@ -193,7 +219,7 @@ public final class MdsSample {
                         long x = v.get(I64, 0);
                         yield x >= 0 ? x : Double.parseDouble(Long.toUnsignedString(x));
                     }
-                    default -> longValue(column);
+                    default -> readLong(column);
                 };
             }
             default -> throw wrongAccessor(column, e, "doubleValue",
@@ -208,7 +234,13 @@ public final class MdsSample {
                 && e.kind() != MdsEncoding.Kind.STR_FLOAT) {
             throw wrongAccessor(column, e, "decimal", "str_decimal, str_int, str_float");
         }
-        String text = utf8(column, segment(column)).trim();
+        String text;
+        try {
+            text = utf8(column, segment(column)).trim();
+            MapFaults.deliverPending();
+        } catch (InternalError fault) {
+            throw changed(fault, column);
+        }
         try {
             return new BigDecimal(text);
         } catch (NumberFormatException ex) {
@@ -227,7 +259,13 @@ public final class MdsSample {
         if (e.kind() != MdsEncoding.Kind.NDARRAY && e.kind() != MdsEncoding.Kind.SCALAR) {
             throw wrongAccessor(column, e, "tensor", "ndarray, int, int8..int64, uint8..uint64, float16..float64");
         }
-        return NdArrayValue.parse(where(column), e, segment(column)).tensor(where(column));
+        try { // reads the ndarray's header, and copies a widened type: a view's elements are read later
+            Tensor t = NdArrayValue.parse(where(column), e, segment(column)).tensor(where(column));
+            MapFaults.deliverPending();
+            return t;
+        } catch (InternalError fault) {
+            throw changed(fault, column);
+        }
     }
 
     /**
@@ -241,7 +279,16 @@ public final class MdsSample {
         if (!e.isList()) {
             throw wrongAccessor(column, e, "items", "list[jpeg], list[png], list[pil], jpeg_array");
         }
-        MemorySegment v = segment(column);
+        try { // reads the item count and sizes; the items are views, read later
+            List<MemorySegment> items = items(column, e, segment(column));
+            MapFaults.deliverPending();
+            return items;
+        } catch (InternalError fault) {
+            throw changed(fault, column);
+        }
+    }
+
+    private List<MemorySegment> items(String column, MdsEncoding e, MemorySegment v) {
         long head = e.kind() == MdsEncoding.Kind.JPEG_ARRAY ? 0 : 4; // lists start with a u32 placeholder
         long length = v.byteSize();
         if (head + 4 > length) {
@@ -279,12 +326,24 @@ public final class MdsSample {
         if (e.kind() != MdsEncoding.Kind.PIL) {
             throw wrongAccessor(column, e, "pil", "pil");
         }
-        return pil(where(column), segment(column));
+        try { // reads the header; the pixels are a view, read later
+            MdsPilImage image = pil(where(column), segment(column));
+            MapFaults.deliverPending();
+            return image;
+        } catch (InternalError fault) {
+            throw changed(fault, column);
+        }
     }
 
     /** One item of a {@code list[pil]} column, as {@link #items} gives it, as an image. */
     public MdsPilImage pil(MemorySegment item) {
-        return pil(SampleLocator.where(shard, index, local) + ", a list[pil] item", item);
+        try {
+            MdsPilImage image = pil(SampleLocator.where(shard, index, local) + ", a list[pil] item", item);
+            MapFaults.deliverPending();
+            return image;
+        } catch (InternalError fault) {
+            throw shard.file().changed(fault, "a list[pil] item of sample " + index);
+        }
     }
 
     private static MdsPilImage pil(String where, MemorySegment v) {
@@ -312,6 +371,14 @@ public final class MdsSample {
                     + "a different number of pixel bytes than the " + pixels.byteSize() + " present");
         }
         return new MdsPilImage(width, height, mode, pixels);
+    }
+
+    /**
+     * What to throw for {@code fault}, met reading column {@code column} from the shard's map: the
+     * shard was cut short under it (any other InternalError is rethrown as it is).
+     */
+    private MappedFileChangedError changed(InternalError fault, String column) {
+        return shard.file().changed(fault, "column '" + column + "' of sample " + index);
     }
 
     private MdsEncoding encodingOf(String column) {

@@ -88,6 +88,15 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         return new ParquetRow(this, data, (int) (index - source.groupStart(group)));
     }
 
+    /**
+     * Where row {@code index} lies, for a person reading a message: its file, the row group in that
+     * file and the row within the group, e.g. {@code "train-00001.parquet, row group 3, row 17"}.
+     */
+    public String where(long index) {
+        Objects.checkIndex(index, source.size());
+        return source.where(source.groupOf(index), index);
+    }
+
     /** The projected columns, in order. */
     public List<ParquetColumn> columns() {
         return columns;

@@ -244,9 +244,10 @@ final class ParquetSource implements AutoCloseable {
         try {
             return decodeMapped(group);
         } catch (InternalError e) {
-            // the file shrank under our map of it (the page-header walk): name it, as the
-            // other mapped readers do
-            throw MapFaults.changed(e, path(group), -1, "row " + groupStarts[group] + " (" + where(group) + ")");
+            // a map fault the page-header walk did not name (the walk names its own, late ones
+            // included); decoding reads no map on this thread
+            throw MapFaults.changed(e, path(group), maps.get(groupFile[group]).byteSize(), "row "
+                    + groupStarts[group] + " (" + where(group) + ")");
         } catch (RuntimeException e) {
             // the same fault met on one of Hardwood's decode threads arrives wrapped
             for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
@@ -370,11 +371,15 @@ final class ParquetSource implements AutoCloseable {
                         + " uncompressed) for " + rows + " rows");
             }
             long pages;
+            MemorySegment map = maps.get(groupFile[group]);
             try {
-                pages = PageHeaders.check(maps.get(groupFile[group]), chunk.chunkStartOffset(), compressed,
-                        maxGroupBytes);
+                pages = PageHeaders.check(map, chunk.chunkStartOffset(), compressed, maxGroupBytes);
+                MapFaults.deliverPending(); // a fault the compiled walk deferred surfaces here, inside the try
             } catch (IllegalStateException e) {
                 throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': " + e.getMessage(), e);
+            } catch (InternalError e) { // the file shrank under our map of it: name it, as the other mapped readers do
+                throw MapFaults.changed(e, path(group), map.byteSize(), "the page headers of row "
+                        + groupStarts[group] + " (" + where(group) + ", column '" + c.name() + "')");
             }
             if (pages > maxGroupBytes) {
                 throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': its pages hold "
