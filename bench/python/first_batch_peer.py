@@ -5,6 +5,8 @@ One fresh process per measurement (the first DataLoader a training job builds), 
 batch 32) or W3 (ImageFolder + W3's transform, batch 64), shuffled, num_workers=N,
 prefetch_factor=2, as peers/bench.py defines them. Prints one JSON line with:
   iter_to_first_ms     iter(loader) -> first batch received (forks the workers: "worker start-up")
+  later_iter_to_first_ms  the same for the 2nd and 3rd iter() of that loader (workers forked again,
+                       the process warm), as a job sees it at the start of its later epochs
   process_to_first_ms  the process's start (from /proc/self/stat) -> first batch received
                        (the interpreter, `import torch`, the dataset and the loader included)
 
@@ -45,17 +47,20 @@ def main():
     g.manual_seed(0)
     loader = DataLoader(ds, batch_size=batch, shuffle=True, generator=g, num_workers=args.workers,
                         prefetch_factor=2 if args.workers > 0 else None)
-    t0 = time.perf_counter()
-    it = iter(loader)
-    first = next(it)
-    t1 = time.perf_counter()
-    wall = time.time()
-    bench.consume(first)
-    del it
-    print('{"workload": "%s", "num_workers": %d, "iter_to_first_ms": %.1f, "process_to_first_ms": %.1f, '
-          '"loadavg_1m": %.2f}' % (args.workload, args.workers, 1000 * (t1 - t0),
-                                   1000 * (wall - process_start_wall()), os.getloadavg()[0]), flush=True)
-
+    firsts, wall = [], None
+    for epoch in range(3):
+        t0 = time.perf_counter()
+        it = iter(loader)
+        first = next(it)
+        firsts.append(1000 * (time.perf_counter() - t0))
+        if wall is None:
+            wall = time.time()
+        bench.consume(first)
+        del it  # stops the workers; the next iter() forks them again, as at each epoch's start
+    print('{"workload": "%s", "num_workers": %d, "iter_to_first_ms": %.1f, "later_iter_to_first_ms": [%.1f, %.1f], '
+          '"process_to_first_ms": %.1f, "loadavg_1m": %.2f}' % (args.workload, args.workers, firsts[0], firsts[1],
+                                                                firsts[2], 1000 * (wall - process_start_wall()),
+                                                                os.getloadavg()[0]), flush=True)
 
 if __name__ == "__main__":
     main()
