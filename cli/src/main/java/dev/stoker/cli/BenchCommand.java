@@ -158,7 +158,7 @@ final class BenchCommand implements Callable<Integer> {
         if (!json) {
             out.println();
             out.print(ResultTable.format(results));
-            coldStart.ifPresent(cold -> out.println(System.lineSeparator() + cold.describe()));
+            coldStart.ifPresent(cold -> out.println(System.lineSeparator() + cold.describe(warmups > 0)));
             out.flush();
         }
         return CommandLine.ExitCode.OK;

@@ -33,12 +33,18 @@ record ColdStart(Duration buildToFirstBatch, Duration jvmToFirstBatch, Optional<
                 Duration.between(jvmStart, firstBatch), sinceProcess);
     }
 
-    /** One line for the table's reader. */
-    String describe() {
+    /**
+     * One line for the table's reader.
+     *
+     * @param tableWarm whether the table's repetitions ran after a warm-up, so that its first batch
+     *                  is a warm one (not with {@code --quick})
+     */
+    String describe(boolean tableWarm) {
         return String.format("cold start: the first batch came %.0f ms after its loader was built, %.0f ms after the"
-                        + " JVM started%s (before the JIT compiled anything; the table's first batch is a warm one)",
+                        + " JVM started%s (before the JIT compiled anything%s)",
                 millis(buildToFirstBatch), millis(jvmToFirstBatch),
-                processToFirstBatch.map(d -> String.format(", %.0f ms after the process started", millis(d))).orElse(""));
+                processToFirstBatch.map(d -> String.format(", %.0f ms after the process started", millis(d))).orElse(""),
+                tableWarm ? "; the table's first batch is a warm one" : "");
     }
 
     static double millis(Duration d) {
