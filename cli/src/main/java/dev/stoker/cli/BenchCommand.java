@@ -143,12 +143,14 @@ final class BenchCommand implements Callable<Integer> {
              Progress progress = Progress.create(err, batchesPerRep * (warmups + timedReps) * chosen.size(),
                      chosen.size())) {
             for (Configuration c : chosen) {
+                boolean first = coldStart.isEmpty();
                 BenchResult r = runConfiguration(workload, c, dataFolder, warmups, warmupNanos, timedReps, epochCount,
                         progress);
                 progress.finished(r);
                 results.add(r);
                 if (json) {
-                    out.println(JsonLines.format(r, epochCount, machine));
+                    // the cold start goes with the configuration whose loader was the run's first
+                    out.println(JsonLines.format(r, epochCount, machine, first ? coldStart : Optional.empty()));
                     out.flush();
                 }
             }
@@ -156,24 +158,36 @@ final class BenchCommand implements Callable<Integer> {
         if (!json) {
             out.println();
             out.print(ResultTable.format(results));
+            coldStart.ifPresent(cold -> out.println(System.lineSeparator() + cold.describe(warmups > 0)));
             out.flush();
         }
         return CommandLine.ExitCode.OK;
     }
 
+    /** The first loader's cold start, once it has given its first batch. */
+    private Optional<ColdStart> coldStart = Optional.empty();
+
+    private void coldStartOnce(long buildStartNanos, long firstBatchNanos) {
+        if (coldStart.isEmpty()) {
+            coldStart = Optional.of(ColdStart.measured(buildStartNanos, firstBatchNanos));
+        }
+    }
+
     /** At most this many warm-up repetitions, however short they are. */
     static final int MAX_WARMUPS = 200;
 
-    private static BenchResult runConfiguration(Workload workload, Configuration c, Path dataFolder, int warmups,
-                                                long warmupNanos, int timedReps, int epochs, Progress progress) {
+    private BenchResult runConfiguration(Workload workload, Configuration c, Path dataFolder, int warmups,
+                                         long warmupNanos, int timedReps, int epochs, Progress progress) {
         long warmupStart = System.nanoTime();
         for (int i = 0; i < MAX_WARMUPS
                 && (i < warmups || (warmups > 0 && System.nanoTime() - warmupStart < warmupNanos)); i++) {
             progress.repetition(c, "warm-up");
             // Seeds after the timed ones: the warm-up shares no order with a reported repetition.
             // Only the first warm-up counts on the progress bar, whose length is known in advance.
+            long buildStart = System.nanoTime();
             try (DataLoader<?> loader = workload.newLoader(c, timedReps + i, dataFolder)) {
-                Timer.run(loader, epochs, workload::step, i < warmups ? progress::batch : () -> { });
+                Timer.run(loader, epochs, workload::step, i < warmups ? progress::batch : () -> { },
+                        at -> coldStartOnce(buildStart, at));
             }
         }
         List<Measurement> measured = new ArrayList<>();
@@ -181,8 +195,10 @@ final class BenchCommand implements Callable<Integer> {
         try (PeakMemory peak = PeakMemory.start(RSS_INTERVAL)) {
             for (int rep = 0; rep < timedReps; rep++) {
                 progress.repetition(c, "rep " + (rep + 1) + "/" + timedReps);
+                long buildStart = System.nanoTime();
                 try (DataLoader<?> loader = workload.newLoader(c, rep, dataFolder)) {
-                    measured.add(Timer.run(loader, epochs, workload::step, progress::batch));
+                    measured.add(Timer.run(loader, epochs, workload::step, progress::batch,
+                            at -> coldStartOnce(buildStart, at)));
                 }
             }
             peakRss = peak.peakRssBytes();

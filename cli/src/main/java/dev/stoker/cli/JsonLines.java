@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 
 /**
  * One JSON object per configuration, on one line, for scripts ({@code stoker bench --json}).
@@ -19,6 +20,15 @@ final class JsonLines {
 
     /** The line for {@code r}, without the newline. */
     static String format(BenchResult r, int epochs, Machine machine) {
+        return format(r, epochs, machine, Optional.empty());
+    }
+
+    /**
+     * The line for {@code r}, with the run's {@link ColdStart} where {@code r}'s loader was the run's
+     * first: {@code cold_build_to_first_batch_ms}, {@code cold_jvm_to_first_batch_ms} and, where the OS
+     * says when the process started, {@code cold_process_to_first_batch_ms}.
+     */
+    static String format(BenchResult r, int epochs, Machine machine, Optional<ColdStart> coldStart) {
         ObjectNode o = JSON.createObjectNode();
         o.put("workload", r.workload());
         o.put("configuration", r.configuration().name());
@@ -44,6 +54,11 @@ final class JsonLines {
         o.put("peak_rss_bytes", r.peakRssBytes());
         o.put("pool_peak_bytes", r.poolPeakBytes());
         o.put("in_flight_bound_bytes", r.inFlightBytes());
+        coldStart.ifPresent(cold -> {
+            o.put("cold_build_to_first_batch_ms", ColdStart.millis(cold.buildToFirstBatch()));
+            o.put("cold_jvm_to_first_batch_ms", ColdStart.millis(cold.jvmToFirstBatch()));
+            cold.processToFirstBatch().ifPresent(d -> o.put("cold_process_to_first_batch_ms", ColdStart.millis(d)));
+        });
         o.put("cores", machine.cores());
         o.put("jvm", machine.jvm());
         try {

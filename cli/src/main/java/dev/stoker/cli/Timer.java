@@ -3,6 +3,7 @@ package dev.stoker.cli;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Times one repetition the way {@code WORKLOADS.md} defines it: from the first
@@ -21,6 +22,16 @@ final class Timer {
      *                   (a progress bar's counter)
      */
     static Measurement run(DataLoader<?> loader, int epochs, Consumer<Batch> step, Runnable afterBatch) {
+        return run(loader, epochs, step, afterBatch, at -> { });
+    }
+
+    /**
+     * As {@link #run(DataLoader, int, Consumer, Runnable)}, and tells {@code onFirstBatch} the
+     * {@link System#nanoTime} at which the first batch reached the consumer (for {@link ColdStart}),
+     * after the repetition, outside the timed region.
+     */
+    static Measurement run(DataLoader<?> loader, int epochs, Consumer<Batch> step, Runnable afterBatch,
+                           LongConsumer onFirstBatch) {
         long samples = 0;
         long batches = 0;
         long firstBatch = -1;
@@ -39,6 +50,9 @@ final class Timer {
             }
         }
         long nanos = System.nanoTime() - start;
+        if (firstBatch >= 0) {
+            onFirstBatch.accept(start + firstBatch);
+        }
         return new Measurement(nanos, Math.max(firstBatch, 0), samples, batches, loader.pool().peakReservedBytes(),
                 loader.inFlightBound().bytes());
     }

@@ -55,8 +55,9 @@ class BenchCommandTest {
         int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("configuration")).findFirst().orElseThrow());
         assertThat(lines.get(header)).contains("samples/s", "batches/s", "MB/s", "first batch ms", "peak RSS MiB",
                 "pool peak MiB");
-        List<String> rows = lines.subList(header + 1, lines.size());
+        List<String> rows = lines.subList(header + 1, lines.size()).stream().takeWhile(l -> !l.isBlank()).toList();
         assertThat(rows).hasSize(w1Configurations().size());
+        assertThat(lines.getLast()).startsWith("cold start: "); // after a blank line, below the table
         for (int i = 0; i < rows.size(); i++) {
             // the name, then nine columns of figures
             assertThat(rows.get(i)).startsWith(w1Configurations().get(i).name() + " ");
@@ -112,6 +113,38 @@ class BenchCommandTest {
             assertThat(o.get("mb_per_s").asDouble()).isCloseTo(sps * 602_112 / 1e6, withinPercentage(0.01));
             assertThat(o.get("pool_peak_bytes").asLong()).isPositive();
         }
+    }
+
+    @Test
+    void theRunsFirstLoaderGivesTheColdStartOnItsConfigurationsLineAlone() {
+        Run r = run(tiny("--quick", "--json", "--config", "nw=0"));
+        Run all = run(tiny("--quick", "--json"));
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode o = parse(r.out().lines().toList().getFirst());
+        for (String field : List.of("cold_build_to_first_batch_ms", "cold_jvm_to_first_batch_ms")) {
+            assertThat(o.get(field).isNumber()).as(field).isTrue();
+        }
+        // the JVM started before the loader was built, and both before its first batch
+        assertThat(o.get("cold_build_to_first_batch_ms").asDouble()).isPositive()
+                .isLessThanOrEqualTo(o.get("cold_jvm_to_first_batch_ms").asDouble());
+        List<JsonNode> lines = all.out().lines().map(BenchCommandTest::parse).toList();
+        assertThat(lines.getFirst().has("cold_build_to_first_batch_ms")).isTrue();
+        assertThat(lines.subList(1, lines.size())).allSatisfy(l -> assertThat(l.has("cold_build_to_first_batch_ms"))
+                .as(l.get("configuration").asText()).isFalse());
+    }
+
+    @Test
+    void theTableSaysWhenTheFirstBatchCame() {
+        Run quick = run(tiny("--quick", "--config", "nw=0"));
+        Run warmedUp = run(tiny("--reps", "1", "--config", "nw=0")); // TINY warms up for 0 s: one repetition
+
+        assertThat(quick.exit()).as(quick.err()).isZero();
+        assertThat(quick.out()).containsPattern("cold start: the first batch came \\d+ ms after its loader was built, \\d+ ms"
+                + " after the JVM started")
+                .doesNotContain("warm one"); // --quick times the cold loader itself
+        assertThat(warmedUp.exit()).as(warmedUp.err()).isZero();
+        assertThat(warmedUp.out()).contains("the table's first batch is a warm one");
     }
 
     @Test
