@@ -36,16 +36,16 @@ import picocli.CommandLine.Spec;
         name = "tune",
         sortOptions = false,
         header = "Find how many workers keep a training step fed.",
+        // one paragraph: picocli wraps it to the terminal (lines of its own would wrap twice)
         description = {
-            "Runs one configuration of a workload under the loader's autotuner (the",
-            "controller of LoaderBuilder.autotune) from 1 worker (--from) and prefetch 1, against a",
-            "stand-in for the training step (the loop sleeps --step-ms per batch), until the",
-            "controller has changed nothing for --settle batches and a second. Prints each",
-            "change as it was made, the settings it settled on with why not one worker",
-            "fewer (the consumer waited) or more (no gain, every lane in use, the cores",
-            "busy, the budget), when the consumer's wait fell under 5%%, the settled speed",
-            "and the pool's peak against the budget. --verify then tries fixed worker counts",
-            "0, 1, 2, 4, ... against the same step and compares the best with the tuned run.",
+            "Runs one configuration of a workload under the loader's autotuner (the controller of "
+                + "LoaderBuilder.autotune) from 1 worker (--from) and prefetch 1, against a stand-in for the training "
+                + "step (the loop sleeps --step-ms per batch), until the controller has changed nothing for --settle "
+                + "batches and a second. Prints each change as it was made, the settings it settled on with why not one"
+                + " worker fewer (the consumer waited) or more (no gain, every lane in use, the cores busy, the "
+                + "budget), when the consumer's wait fell under 5%%, the settled speed and the pool's peak against the "
+                + "budget. --verify then tries fixed worker counts 0, 1, 2, 4, ... against the same step and compares "
+                + "the best with the tuned run.",
             ""
         },
         footerHeading = "%nExamples:%n",
