@@ -75,7 +75,6 @@ public final class LengthGroupedBatchSampler implements BatchSampler {
         return new Builder(Objects.requireNonNull(lengths, "lengths"), batchSize);
     }
 
-    /** Batches per epoch on this rank, the same on every rank. */
     @Override
     public int rank() {
         return rank;
@@ -86,6 +85,7 @@ public final class LengthGroupedBatchSampler implements BatchSampler {
         return worldSize;
     }
 
+    /** Batches per epoch on this rank, the same on every rank. */
     @Override
     public long size() {
         return deal.perRank();

@@ -139,7 +139,6 @@ public final class TokenBudgetBatchSampler implements BatchSampler {
         return cost == TokenCost.PADDED ? max * batch.length : sum;
     }
 
-    /** Batches per epoch on this rank, the same on every rank and every epoch. */
     @Override
     public int rank() {
         return rank;
@@ -150,6 +149,7 @@ public final class TokenBudgetBatchSampler implements BatchSampler {
         return worldSize;
     }
 
+    /** Batches per epoch on this rank, the same on every rank and every epoch. */
     @Override
     public long size() {
         return deal.perRank();

@@ -96,8 +96,8 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
         try {
             InputStream in = Files.newInputStream(f);
             switch (source.compression(current)) {
-                case GZIP -> in = new GzipOnRead(in);
-                case ZSTD -> in = ZstdLines.open(in);
+                case GZIP -> in = new DecompressOnRead(in, raw -> new GZIPInputStream(raw, 1 << 16));
+                case ZSTD -> in = new DecompressOnRead(in, ZstdLines::open);
                 case NONE -> { }
             }
             reader = new LineReader(in, f, source.maxLineBytes());
@@ -114,42 +114,6 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
                 : "the gzip stream is damaged (" + e.getMessage() + ")";
         return new JsonlLineException(file, line, why + "; the lines before it were read, the rest of the file is"
                 + " passed over", e);
-    }
-
-    /**
-     * A gzip stream whose header is read at the first read, not when the file is opened, so that a damaged
-     * header is met where the lines are read, as the first line's error.
-     */
-    private static final class GzipOnRead extends InputStream {
-        private final InputStream raw;
-        private GZIPInputStream gzip;
-
-        GzipOnRead(InputStream raw) {
-            this.raw = raw;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (gzip == null) {
-                gzip = new GZIPInputStream(raw, 1 << 16);
-            }
-            return gzip.read(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (gzip != null) {
-                gzip.close();
-            } else {
-                raw.close();
-            }
-        }
     }
 
     @Override

@@ -44,15 +44,18 @@ final class ZstdLines {
     }
 
     /**
-     * A zstd stream over {@code raw}. A damaged or cut-short stream fails with
-     * {@link DamagedStreamException} (zstd-jni says "Truncated source" for a cut one); the raw
-     * stream's own I/O errors pass through as they are.
+     * A zstd stream over {@code raw} (the frame header is read here). A damaged or cut-short
+     * stream fails with {@link DamagedStreamException} (zstd-jni says "Truncated source" for a cut
+     * one); the raw stream's own I/O errors pass through as they are.
      */
-    static InputStream open(InputStream raw) {
-        return new InputStream() {
-            /** Made at the first read, so a damaged frame header is met where the lines are read (line 1). */
-            private com.github.luben.zstd.ZstdInputStreamNoFinalizer zstd;
-
+    static InputStream open(InputStream raw) throws IOException {
+        com.github.luben.zstd.ZstdInputStreamNoFinalizer zstd;
+        try {
+            zstd = new com.github.luben.zstd.ZstdInputStreamNoFinalizer(raw);
+        } catch (com.github.luben.zstd.ZstdIOException e) {
+            throw damaged(e);
+        }
+        return new java.io.FilterInputStream(zstd) {
             @Override
             public int read() throws IOException {
                 byte[] one = new byte[1];
@@ -62,25 +65,17 @@ final class ZstdLines {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
                 try {
-                    if (zstd == null) {
-                        zstd = new com.github.luben.zstd.ZstdInputStreamNoFinalizer(raw);
-                    }
                     return zstd.read(b, off, len);
                 } catch (com.github.luben.zstd.ZstdIOException e) {
-                    String m = String.valueOf(e.getMessage());
-                    throw new DamagedStreamException(m.contains("Truncated") ? "the zstd stream ends early (the file"
-                            + " is cut short)" : "the zstd stream is damaged (" + m + ")", e);
-                }
-            }
-
-            @Override
-            public void close() throws IOException {
-                if (zstd != null) {
-                    zstd.close();
-                } else {
-                    raw.close();
+                    throw damaged(e);
                 }
             }
         };
+    }
+
+    private static DamagedStreamException damaged(com.github.luben.zstd.ZstdIOException e) {
+        String m = String.valueOf(e.getMessage());
+        return new DamagedStreamException(m.contains("Truncated") ? "the zstd stream ends early (the file is cut"
+                + " short)" : "the zstd stream is damaged (" + m + ")", e);
     }
 }
