@@ -60,7 +60,7 @@ final class Autotuner implements LiveSettings.Tuner {
 
     @Override
     public int everyBatches() {
-        return replaying() ? 1 : EVERY_BATCHES;
+        return replaying() ? 0 : EVERY_BATCHES; // a replay applies its decisions at their batch, pass starts too
     }
 
     @Override

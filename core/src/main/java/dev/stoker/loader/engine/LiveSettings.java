@@ -186,17 +186,31 @@ public final class LiveSettings {
      * The consumer took a batch (or its failure) after waiting {@code waitNanos}, at {@code now};
      * runs the tuner when the window is long enough. Consumer's thread; two additions per batch
      * and a comparison, the tuner a few times a second at most.
+     *
+     * @param passStart whether it is the pass's first: its wait is the pass starting (workers
+     *                  starting, shuffle buffers filling), which no worker or prefetch more
+     *                  hides, so it starts a new window instead of counting in one (a tuner
+     *                  that ticks every batch, {@code everyBatches() == 0}, still ticks). Counted, a
+     *                  short epoch's start read as 40-80% of a 4-batch window's time waited, and
+     *                  the tuner added lanes and prefetch at every epoch for nothing (W3, 32
+     *                  batches an epoch: up to every lane at prefetch 4 where 2 workers fed it)
      */
-    void taken(long waitNanos, long now) {
+    void taken(long waitNanos, long now, boolean passStart) {
         taken++;
         if (tuner == null) {
             return;
         }
-        if (windowStart == 0) {
-            windowStart = now - waitNanos;
+        if (passStart) {
+            windowBatches = 0;
+            windowWait = 0;
+            windowStart = now;
+        } else {
+            if (windowStart == 0) {
+                windowStart = now - waitNanos;
+            }
+            windowBatches++;
+            windowWait += waitNanos;
         }
-        windowBatches++;
-        windowWait += waitNanos;
         long length = now - windowStart;
         if (windowBatches >= tuner.everyBatches() && length >= tuner.everyNanos()) {
             long batches = windowBatches;

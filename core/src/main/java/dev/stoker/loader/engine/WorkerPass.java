@@ -45,6 +45,7 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
     private final long timeoutNanos;
     private long position; // results taken so far: the position of the next one in the epoch
     private long batchesTaken;
+    private boolean tookOne; // whether this pass has handed the consumer a result yet
     private volatile boolean closed; // also set by a close() from another thread (DataLoader.close)
 
     WorkerPass(LoaderSettings settings, BatchMaker maker, long epoch, WorkerCrew crew, boolean ownsCrew,
@@ -156,7 +157,8 @@ abstract class WorkerPass<T> implements BatchSource, Worker.Job {
             close();
         } else {
             long now = System.nanoTime();
-            live.taken(now - asked, now); // the tuner's signal, and its tick
+            live.taken(now - asked, now, !tookOne); // the tuner's signal, and its tick
+            tookOne = true;
         }
         return result;
     }
