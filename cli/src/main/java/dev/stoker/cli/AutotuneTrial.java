@@ -22,7 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The wait is measured by the loop itself: batch {@code i}'s wait is the time from the end of
  * step {@code i - 1} to its arrival; "under 5% for good" is over a sliding window of
- * {@value #WINDOW} batches.
+ * {@value #WINDOW} batches. Each pass's (epoch's) first batch is left out of it, as the
+ * controller leaves it out: its wait is the pass starting, which no worker or prefetch more
+ * hides; it is reported on its own line.
  *
  * @param batches         batches taken
  * @param settled         whether the controller settled before the run's end
@@ -31,13 +33,15 @@ import java.util.concurrent.locks.LockSupport;
  * @param fedSeconds      seconds from the first batch to that one, or NaN
  * @param steadyPerSecond batches per second once settled (the second half, if it never settled)
  * @param steadyWaitShare the share of that part the consumer spent waiting
+ * @param passStartMillis the mean wait of each pass's first batch after the first pass's, in ms (NaN: one pass)
  * @param peakPoolBytes   the most the loader's pool held
  * @param budgetBytes     the budget
  * @param decisions       the autotuner's changes, its start first
  * @param explanation     why the count it ended on
  */
 record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBatch, double fedSeconds,
-                     double steadyPerSecond, double steadyWaitShare, long peakPoolBytes, long budgetBytes,
+                     double steadyPerSecond, double steadyWaitShare, double passStartMillis, long peakPoolBytes,
+                     long budgetBytes,
                      List<TuningDecision> decisions, TuningExplanation explanation) {
     static final int WINDOW = 20;
     static final double FED = 0.05;
@@ -65,6 +69,8 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
         long settleNanos = limits.settleTime().toNanos();
         int count = 0;
         long stepEnd = 0;
+        long passStartWait = 0;
+        int passStarts = 0;
         boolean settled = false;
         List<TuningDecision> log = loader.tuningLog();
         long changeSeen = System.nanoTime(); // when the loop first saw the last change
@@ -74,11 +80,19 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
         while (count < max) {
             int before = count;
             try (BatchIterator it = loader.iterator()) {
+                boolean passStart = true;
                 while (count < max && it.hasNext()) {
                     try (Batch b = it.next()) {
                         long now = System.nanoTime();
                         arrived[count] = now;
-                        waited[count] = count == 0 ? 0 : Math.max(0, now - stepEnd);
+                        long wait = count == 0 ? 0 : Math.max(0, now - stepEnd);
+                        if (passStart && count > 0) { // the pass starting: on its own line, not in the windows
+                            passStartWait += wait;
+                            passStarts++;
+                            wait = 0;
+                        }
+                        passStart = false;
+                        waited[count] = wait;
                         count++;
                         List<TuningDecision> nowLog = loader.tuningLog();
                         if (nowLog.size() != log.size()) {
@@ -119,7 +133,8 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
         double steadyWait = span <= 0 ? Double.NaN : (double) wait / span;
         TuningExplanation why = TuningExplanation.of(log, lanes, maxPrefetch, steadyWait,
                 oneMoreFits(loader.inFlightBound(), log.getLast(), budgetBytes), ByteSize.format(budgetBytes), cores);
-        return new AutotuneTrial(count, settled, from, fed, fedSeconds, steady, steadyWait,
+        double passStartMillis = passStarts == 0 ? Double.NaN : passStartWait / 1e6 / passStarts;
+        return new AutotuneTrial(count, settled, from, fed, fedSeconds, steady, steadyWait, passStartMillis,
                 loader.pool().peakReservedBytes(), budgetBytes, log, why);
     }
 
@@ -193,6 +208,10 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
                         fedBatch, fedSeconds));
         s.append(String.format(Locale.ROOT, "%s: %.1f batches/s, the consumer waiting %.1f%% of the time%n",
                 settled ? "settled" : "second half", steadyPerSecond, 100 * steadyWaitShare));
+        if (!Double.isNaN(passStartMillis)) {
+            s.append(String.format(Locale.ROOT, "each epoch's first batch waited %.0f ms on average (the pass starting,"
+                    + " left out of the waits above, as the tuner leaves it out)%n", passStartMillis));
+        }
         s.append(String.format(Locale.ROOT, "pool peak %s of a %s budget%s%n", ByteSize.format(peakPoolBytes),
                 ByteSize.format(budgetBytes), peakPoolBytes > budgetBytes ? " (OVER)" : ""));
         return s.toString();

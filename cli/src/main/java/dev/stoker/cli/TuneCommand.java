@@ -253,6 +253,11 @@ final class TuneCommand implements Callable<Integer> {
         }
         root.put("steadyBatchesPerSecond", t.steadyPerSecond());
         root.put("steadyWaitShare", t.steadyWaitShare());
+        if (Double.isNaN(t.passStartMillis())) {
+            root.putNull("passStartWaitMs");
+        } else {
+            root.put("passStartWaitMs", t.passStartMillis());
+        }
         root.put("peakPoolBytes", t.peakPoolBytes());
         ArrayNode decisions = root.putArray("decisions");
         for (TuningDecision d : t.decisions()) {

@@ -189,8 +189,8 @@ public final class LiveSettings {
      *
      * @param passStart whether it is the pass's first: its wait is the pass starting (workers
      *                  starting, shuffle buffers filling), which no worker or prefetch more
-     *                  hides, so it starts a new window instead of counting in one (a tuner
-     *                  that ticks every batch, {@code everyBatches() == 0}, still ticks). Counted, a
+     *                  hides, so it is left out of the window (a tuner that ticks every batch,
+     *                  {@code everyBatches() == 0}, still ticks). Counted, a
      *                  short epoch's start read as 40-80% of a 4-batch window's time waited, and
      *                  the tuner added lanes and prefetch at every epoch for nothing (W3, 32
      *                  batches an epoch: up to every lane at prefetch 4 where 2 workers fed it)
@@ -201,9 +201,9 @@ public final class LiveSettings {
             return;
         }
         if (passStart) {
-            windowBatches = 0;
-            windowWait = 0;
-            windowStart = now;
+            // neither its batch nor its wait counts, and the window's length leaves that wait out; the
+            // window goes on, so that a loader of a few batches an epoch is still tuned
+            windowStart = windowStart == 0 ? now : windowStart + waitNanos;
         } else {
             if (windowStart == 0) {
                 windowStart = now - waitNanos;

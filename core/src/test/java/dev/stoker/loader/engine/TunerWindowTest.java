@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tuner's windows leave out each pass's first batch: its wait is the pass starting, which no
+ * The tuner's windows leave out each pass's first batch, and its wait from their length: its wait is the pass starting, which no
  * worker or prefetch more can hide. Counted, the start of W3's 32-batch epochs read as 40-80% of a
  * 4-batch window waited, and the controller climbed to every lane at prefetch 4 where two workers
  * kept a 150 ms step fed.
@@ -39,7 +39,7 @@ class TunerWindowTest {
     }
 
     @Test
-    void aPassesFirstBatchStartsAWindowAndIsNotCountedInIt() {
+    void aPassesFirstBatchIsLeftOutOfTheWindowsWaitAndLength() {
         List<Window> ticks = new ArrayList<>();
         LiveSettings live = settings(ticks);
         long now = 1_000 * MS;
@@ -52,7 +52,7 @@ class TunerWindowTest {
             }
         }
         assertThat(live.taken()).isEqualTo(96);
-        assertThat(ticks).hasSize(3 * 7); // 31 batches a pass after its first: 7 whole windows of 4
+        assertThat(ticks).hasSize(3 * 31 / 4); // 31 batches a pass after its first, windows of 4 across passes
         for (Window w : ticks) {
             assertThat(w.batches()).isEqualTo(4);
             assertThat((double) w.waitNanos() / w.windowNanos()).as("wait share of %s", w).isLessThan(0.01);
@@ -74,5 +74,20 @@ class TunerWindowTest {
             assertThat(w.batches()).isEqualTo(4);
             assertThat((double) w.waitNanos() / w.windowNanos()).isEqualTo(0.5);
         });
+    }
+
+    @Test
+    void aLoaderOfTwoBatchesAnEpochIsStillTuned() {
+        List<Window> ticks = new ArrayList<>();
+        LiveSettings live = settings(ticks);
+        long now = 1_000 * MS;
+        for (int pass = 0; pass < 8; pass++) {
+            now += 300 * MS;
+            live.taken(300 * MS, now, true);
+            now += 100 * MS;
+            live.taken(80 * MS, now, false);
+        }
+        assertThat(ticks).hasSize(2); // one counted batch a pass: a window every 4 passes
+        assertThat(ticks).allSatisfy(w -> assertThat((double) w.waitNanos() / w.windowNanos()).isEqualTo(0.8));
     }
 }
