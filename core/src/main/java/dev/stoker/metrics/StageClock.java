@@ -61,25 +61,32 @@ public final class StageClock {
     public Listening listen(SpanListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (this) {
-            SpanListener[] now = listeners;
-            SpanListener[] more = Arrays.copyOf(now, now.length + 1);
-            more[now.length] = listener;
-            listeners = more;
+            listeners = with(listeners, listener);
         }
-        return () -> remove(listener);
+        return () -> {
+            synchronized (this) {
+                listeners = without(listeners, listener);
+            }
+        };
     }
 
-    private synchronized void remove(SpanListener listener) {
-        SpanListener[] now = listeners;
-        for (int i = 0; i < now.length; i++) {
-            if (now[i] == listener) {
-                SpanListener[] fewer = new SpanListener[now.length - 1];
-                System.arraycopy(now, 0, fewer, 0, i);
-                System.arraycopy(now, i + 1, fewer, i, now.length - i - 1);
-                listeners = fewer;
-                return;
+    /** {@code all} and {@code one}, as a new array: the listeners are read without a lock, so never changed in place. */
+    private static <L> L[] with(L[] all, L one) {
+        L[] more = Arrays.copyOf(all, all.length + 1);
+        more[all.length] = one;
+        return more;
+    }
+
+    /** {@code all} without {@code one} (the first of it, by identity), as a new array; {@code all} if it is not there. */
+    private static <L> L[] without(L[] all, L one) {
+        for (int i = 0; i < all.length; i++) {
+            if (all[i] == one) {
+                L[] fewer = Arrays.copyOf(all, all.length - 1);
+                System.arraycopy(all, i + 1, fewer, i, all.length - i - 1);
+                return fewer;
             }
         }
+        return all;
     }
 
     /**
@@ -99,25 +106,13 @@ public final class StageClock {
     public Listening listenBatches(BatchListener listener) {
         Objects.requireNonNull(listener, "listener");
         synchronized (this) {
-            BatchListener[] now = batchListeners;
-            BatchListener[] more = Arrays.copyOf(now, now.length + 1);
-            more[now.length] = listener;
-            batchListeners = more;
+            batchListeners = with(batchListeners, listener);
         }
-        return () -> removeBatches(listener);
-    }
-
-    private synchronized void removeBatches(BatchListener listener) {
-        BatchListener[] now = batchListeners;
-        for (int i = 0; i < now.length; i++) {
-            if (now[i] == listener) {
-                BatchListener[] fewer = new BatchListener[now.length - 1];
-                System.arraycopy(now, 0, fewer, 0, i);
-                System.arraycopy(now, i + 1, fewer, i, now.length - i - 1);
-                batchListeners = fewer;
-                return;
+        return () -> {
+            synchronized (this) {
+                batchListeners = without(batchListeners, listener);
             }
-        }
+        };
     }
 
     /** A listener's registration: closing it stops the spans (idempotent). */

@@ -204,12 +204,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
         for (int k = 0; k < segments.length; k++) {
             Segment s = segments[k];
             int e = (int) s.example();
-            int[] ids = tokens.get(k);
-            if (ids.length != lengths[e]) {
-                throw new IllegalStateException("example " + e + " of " + examples.name() + " has " + ids.length
-                        + " tokens, but its length was given as " + lengths[e]);
-            }
-            checkIds(ids, s, e);
+            int[] ids = checked(tokens.get(k), s, e);
             int prompt = promptLengths == null ? 0 : promptLengths[e];
             for (int t = 0; t < s.length(); t++) {
                 int p = s.offset() + t;
@@ -268,12 +263,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
         for (int k = 0; k < segments.length; k++) {
             Segment s = segments[k];
             int e = (int) s.example();
-            int[] ids = tokens.get(k);
-            if (ids.length != lengths[e]) {
-                throw new IllegalStateException("example " + e + " of " + examples.name() + " has " + ids.length
-                        + " tokens, but its length was given as " + lengths[e]);
-            }
-            checkIds(ids, s, e);
+            int[] ids = checked(tokens.get(k), s, e);
             int prompt = promptLengths == null ? 0 : promptLengths[e];
             for (int t = 0; t < s.length(); t++) {
                 int p = s.offset() + t;
@@ -295,8 +285,16 @@ public final class PackedDataset implements Dataset<PackedRow> {
         }
     }
 
-    // the one compare per token of TokenIds, over the part of the example the row takes
-    private void checkIds(int[] ids, Segment s, int example) {
+    /**
+     * Example {@code example}'s tokens, as read for segment {@code s}, once they are its given
+     * length and (with a vocabulary size) within it: the one compare per token of TokenIds, over
+     * the part of the example the row takes.
+     */
+    private int[] checked(int[] ids, Segment s, int example) {
+        if (ids.length != lengths[example]) {
+            throw new IllegalStateException("example " + example + " of " + examples.name() + " has " + ids.length
+                    + " tokens, but its length was given as " + lengths[example]);
+        }
         if (vocabSize > 0) {
             int bad = TokenIds.firstOutside(ids, s.offset(), s.offset() + s.length(), vocabSize);
             if (bad >= 0) {
@@ -304,6 +302,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
                         vocabSize);
             }
         }
+        return ids;
     }
 
     @Override
