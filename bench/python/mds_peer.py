@@ -24,10 +24,11 @@ sys.path.insert(0, os.path.abspath(a.peers))
 
 import numpy as np
 import torch
-from torch.utils.data import DataLoader
+
 from streaming import StreamingDataset
 from streaming.base.util import clean_stale_shared_memory
-from common import consume, run_reps
+from common import run_reps
+from epochs import timed_epoch
 from bench import img_transform, prewarm
 
 DATA = os.environ.get("PEER_DATA", "bench-data")
@@ -68,16 +69,7 @@ def main():
     if a.workers:
         kw["prefetch_factor"] = 2
 
-    def run_once(rep):
-        import time
-        torch.manual_seed(rep)
-        loader = DataLoader(ds, **kw)
-        n, t0 = 0, time.perf_counter()
-        for b in loader:
-            n += consume(b)[1]
-        t = time.perf_counter() - t0
-        del loader
-        return t, n
+    run_once = timed_epoch(ds, **kw)
 
     extra = prewarm(local)
     extra["reader"] = "mosaicml-streaming"

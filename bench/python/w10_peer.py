@@ -95,11 +95,11 @@ def gen(root):
 
 def main():
     sys.path.insert(0, os.path.abspath(a.peers))
-    import time
     import torch
-    from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+    from torch.utils.data import IterableDataset, get_worker_info
     from tokenizers import Tokenizer
-    from common import consume, run_reps
+    from common import run_reps
+    from epochs import timed_epoch
     from bench import prewarm
 
     d = os.path.join(a.root, "w10")
@@ -145,15 +145,7 @@ def main():
     if a.workers:
         kw["prefetch_factor"] = a.prefetch
 
-    def run_once(rep):
-        torch.manual_seed(rep)
-        loader = DataLoader(ds, **kw)
-        n, t0 = 0, time.perf_counter()
-        for b in loader:
-            n += consume(b)[1]
-        t = time.perf_counter() - t0
-        del loader
-        return t, n
+    run_once = timed_epoch(ds, **kw)
 
     extra = prewarm(d)
     run_reps("W10", f"nw={a.workers}" + (f",pf={a.prefetch}" if a.workers else ""), run_once, reps=a.reps,

@@ -29,8 +29,9 @@ a = ap.parse_args()
 sys.path.insert(0, os.path.abspath(a.peers))
 
 import torch
-from torch.utils.data import DataLoader, Dataset
-from common import consume, run_reps
+from torch.utils.data import Dataset
+from common import run_reps
+from epochs import timed_epoch
 
 SEQ_LEN, WINDOW, BATCH = 2048, 1000, 8
 
@@ -93,15 +94,7 @@ def main():
     if a.workers:
         kw["prefetch_factor"] = 2
 
-    def run_once(rep):
-        torch.manual_seed(rep)
-        loader = DataLoader(ds, **kw)
-        n, t0 = 0, time.perf_counter()
-        for b in loader:
-            n += consume(b)[1]
-        t = time.perf_counter() - t0
-        del loader
-        return t, n
+    run_once = timed_epoch(ds, **kw)
 
     run_reps("W9", f"nw={a.workers}", run_once, reps=a.reps, bytes_per_run=len(ds) * 4 * SEQ_LEN * 8,
              extra={"packing_efficiency": ds.efficiency, "rows": len(ds)})
