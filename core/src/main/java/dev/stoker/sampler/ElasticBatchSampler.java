@@ -2,7 +2,6 @@ package dev.stoker.sampler;
 
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.PrimitiveIterator;
 
@@ -145,26 +144,11 @@ public final class ElasticBatchSampler implements BatchSampler {
     }
 
     private Iterator<long[]> batches(Slicer slicer) {
-        long batches = size();
-        return new Iterator<>() {
-            private long g;
-
-            @Override
-            public boolean hasNext() {
-                return g < batches;
-            }
-
-            @Override
-            public long[] next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                long start = g * globalBatchSize;
-                int n = (int) Math.min(globalBatchSize, datasetSize - start);
-                g++;
-                return slicer.slice(start, n, (int) sliceStart(n, rank), (int) sliceStart(n, rank + 1));
-            }
-        };
+        return new BatchPositions(size(), g -> {
+            long start = g * globalBatchSize;
+            int n = (int) Math.min(globalBatchSize, datasetSize - start);
+            return slicer.slice(start, n, (int) sliceStart(n, rank), (int) sliceStart(n, rank + 1));
+        });
     }
 
     @Override

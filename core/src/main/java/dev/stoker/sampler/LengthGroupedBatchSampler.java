@@ -1,7 +1,6 @@
 package dev.stoker.sampler;
 
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 
 /**
@@ -103,30 +102,15 @@ public final class LengthGroupedBatchSampler implements BatchSampler {
     @Override
     public Iterator<long[]> iterator(long epoch) {
         int[] order = order(epoch);
-        long batches = size();
-        return new Iterator<>() {
-            private long j;
-
-            @Override
-            public boolean hasNext() {
-                return j < batches;
+        return new BatchPositions(size(), j -> {
+            int from = Math.toIntExact(deal.global(j) * batchSize);
+            int to = Math.min(order.length, from + batchSize);
+            long[] batch = new long[to - from];
+            for (int i = 0; i < batch.length; i++) {
+                batch[i] = order[from + i];
             }
-
-            @Override
-            public long[] next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                long g = deal.global(j++);
-                int from = Math.toIntExact(g * batchSize);
-                int to = Math.min(order.length, from + batchSize);
-                long[] batch = new long[to - from];
-                for (int i = 0; i < batch.length; i++) {
-                    batch[i] = order[from + i];
-                }
-                return batch;
-            }
-        };
+            return batch;
+        });
     }
 
     private int[] order(long epoch) {

@@ -4,7 +4,6 @@ import dev.stoker.random.Seeds;
 
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 
 /**
@@ -179,29 +178,15 @@ public final class TokenBudgetBatchSampler implements BatchSampler {
         long global = deal.globalBatches();
         FeistelPermutation batchOrder = shuffle && global > 0
                 ? new FeistelPermutation(global, Seeds.mix(seed, epoch, 1)) : null;
-        long batches = size();
-        return new Iterator<>() {
-            private long j;
-
-            @Override
-            public boolean hasNext() {
-                return j < batches;
+        return new BatchPositions(size(), j -> {
+            long g = deal.global(j);
+            int b = (int) (batchOrder == null ? g : batchOrder.apply(g));
+            long[] batch = new long[starts[b + 1] - starts[b]];
+            for (int i = 0; i < batch.length; i++) {
+                batch[i] = sorted[starts[b] + i];
             }
-
-            @Override
-            public long[] next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                long g = deal.global(j++);
-                int b = (int) (batchOrder == null ? g : batchOrder.apply(g));
-                long[] batch = new long[starts[b + 1] - starts[b]];
-                for (int i = 0; i < batch.length; i++) {
-                    batch[i] = sorted[starts[b] + i];
-                }
-                return batch;
-            }
-        };
+            return batch;
+        });
     }
 
     /** The indices sorted by length, ties in the order of (seed, epoch)'s shuffle (or by index unshuffled). */
