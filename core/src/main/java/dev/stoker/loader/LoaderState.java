@@ -14,8 +14,8 @@ import java.util.Objects;
  * and the epoch, and the generators of random transforms are keyed on the batch (see
  * {@link dev.stoker.data.WorkerContext}), so knowing which batches of the epoch were delivered is
  * enough. For a streaming dataset, which has no order to compute, it holds each stream's position
- * instead ({@link StreamState}). A record of numbers, so Jackson (2.12 and later) writes and reads
- * it as JSON as it is.
+ * instead ({@link StreamState}). A record of numbers: {@link #toJson()} and {@link #fromJson} write
+ * and read it as JSON, and so does Jackson (2.12 and later), to the same text.
  *
  * <pre>{@code
  * LoaderState saved = loader.state();                 // e.g. in a checkpoint, beside the model
@@ -104,6 +104,31 @@ public record LoaderState(long epoch, long nextBatch, long[] deliveredAhead, lon
     public LoaderState(long epoch, long nextBatch, long[] deliveredAhead, long seed, long datasetSize,
                        long batchesPerEpoch) {
         this(epoch, nextBatch, deliveredAhead, seed, datasetSize, batchesPerEpoch, null);
+    }
+
+    /**
+     * This state as JSON, to keep in a checkpoint beside the model: the text Jackson writes for the
+     * record, so either reads what the other wrote.
+     *
+     * <pre>{@code
+     * Files.writeString(dir.resolve("loader.json"), loader.state().toJson());
+     * // ... in the new process:
+     * loader.restore(LoaderState.fromJson(Files.readString(dir.resolve("loader.json"))));
+     * }</pre>
+     */
+    public String toJson() {
+        return StateJson.write(this);
+    }
+
+    /**
+     * Reads a state written by {@link #toJson()} (or by Jackson from this record). The text is
+     * untrusted: it is read strictly (whole numbers, known fields, each once, at most 16 Mi
+     * characters) and every part is checked as the constructors check it.
+     *
+     * @throws IllegalArgumentException saying where the text is not a state, or what in it is wrong
+     */
+    public static LoaderState fromJson(String json) {
+        return StateJson.read(Objects.requireNonNull(json, "json"));
     }
 
     /** A map-style loader's state, taken by {@code rank} of {@code worldSize}. */

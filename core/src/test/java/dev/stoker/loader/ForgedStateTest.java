@@ -44,7 +44,7 @@ class ForgedStateTest {
     }
 
     /** A real state: some batches of some epoch taken, out of order with workers so that some come ahead. */
-    private static LoaderState realMapState(Random r, long size) {
+    static LoaderState realMapState(Random r, long size) {
         try (DataLoader<Long> loader = mapLoader(size, r.nextBoolean() ? 0 : 3, r.nextBoolean())) {
             loader.setEpoch(r.nextInt(3));
             BatchIterator it = loader.iterator();
@@ -252,7 +252,7 @@ class ForgedStateTest {
     }
 
     /** A real state, from 1 or 2 ranks (merged), maybe already resharded once so that it holds a cursor. */
-    private static LoaderState realStreamState(Random r) {
+    static LoaderState realStreamState(Random r) {
         int workers = r.nextInt(3);
         LoaderState s;
         try (DataLoader<Long> loader = streamLoader(workers)) {
