@@ -5,6 +5,7 @@ import dev.stoker.data.SampleLayout;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.loader.engine.BatchMaker;
 import dev.stoker.loader.engine.Engine;
+import dev.stoker.loader.engine.IoLimit;
 import dev.stoker.loader.engine.LiveSettings;
 import dev.stoker.loader.engine.LoaderSettings;
 import dev.stoker.loader.engine.SerialEngine;
@@ -13,6 +14,7 @@ import dev.stoker.loader.engine.StatsCounters;
 import dev.stoker.loader.engine.StreamSource;
 import dev.stoker.loader.engine.WorkerEngine;
 import dev.stoker.memory.BufferPool;
+import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.Trace;
@@ -108,18 +110,26 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                         + " must run" : "the consumer's thread makes batches in order only, and inOrder is false")
                         + "; start at 1 (Autotune.startingAt(1), the default)");
             }
+            IoLimit io = source.ioLimit().orElse(null); // the I/O mode, where it applies: its count is the most
+            int maxIo = io == null ? 0 : io.size();
             TuningPolicy policy = new TuningPolicy(lanes, autotune.maxPrefetch(), autotune.budgetBytes(), cores,
-                    stream ? (w, p) -> lanes * p : (w, p) -> w * p);
+                    stream ? (w, p) -> lanes * p : (w, p) -> w * p, maxIo, settings.batchSize());
             this.tuner = new Autotuner(settings.datasetName(), policy, autotune.replay(),
-                    () -> inFlightBound().batchBytes(), cores, autotune.startWorkers());
+                    () -> inFlightBound().batchBytes(), cores, autotune.startWorkers(),
+                    autotune.startIo(), maxIo, this::loadingNanos);
             TuningDecision start = tuner.start();
             this.live = LiveSettings.tuned(lanes, Math.clamp(start.workers(), consumerMayMake ? 0 : 1, lanes),
-                    start.prefetch(), tuner, consumerMayMake);
+                    start.prefetch(), tuner, consumerMayMake, io, start.ioConcurrency());
         }
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(source, maker)
                 : new WorkerEngine<>(settings, source, maker, WorkerEngine.DEFAULT_GRACE, live);
         this.periodic = new Periodic(settings, this, this::state, this::profile);
+    }
+
+    /** The workers' time making batches, summed: fetch and collate, less their waits for pool memory (the tuner's). */
+    private long loadingNanos() {
+        return clock.nanos(Stage.FETCH) + clock.nanos(Stage.COLLATE) - clock.nanos(Stage.MEMORY);
     }
 
     /** A loader over a map-style dataset. */
@@ -322,7 +332,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     public LoaderStats stats() {
         boolean threads = settings.numWorkers() > 0;
         return stats.snapshot(stageTimes(), threads ? live.workers() : 0, threads ? live.prefetch() : 0,
-                tuner == null ? 0 : tuner.log().size());
+                ioConcurrency(), tuner == null ? 0 : tuner.log().size());
     }
 
     /**
@@ -351,7 +361,12 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     public synchronized LoaderProfile profile() {
         Usage passes = last != null ? earlierPasses.plus(last.activeUsage()) : earlierPasses;
         return new LoaderProfile(stageTimes(), settings.numWorkers() == 0 ? 0 : live.workers(), live.prefetch(),
-                settings.ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
+                ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The I/O mode's fetches at once now: the autotuner's count where it sets them, else the builder's. */
+    private int ioConcurrency() {
+        return live.tuned() && live.ioMost() > 0 ? live.ioConcurrency() : settings.ioConcurrency();
     }
 
     /**

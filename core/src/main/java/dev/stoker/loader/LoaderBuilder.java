@@ -370,6 +370,10 @@ public final class LoaderBuilder<T> {
      * that is one call per batch, so give it workers instead. Compute-heavy datasets gain
      * nothing from it: use {@link #numWorkers}.
      *
+     * <p>Under {@link #autotune} the count is the most the tuner may set: it starts at
+     * {@link Autotune#startIo()} (1) and doubles it while the consumer waits and the workers are
+     * blocked on I/O rather than computing, and takes it back when the consumer no longer waits.
+     *
      * <pre>{@code
      * DataLoader.builder(remoteImages).batchSize(32).numWorkers(2).ioConcurrency(64).build();
      * }</pre>
@@ -436,7 +440,9 @@ public final class LoaderBuilder<T> {
      * it starts with one worker (or {@link Autotune#startingAt} workers: 0 has the consumer's
      * thread make the first batches of a map-style dataset) and prefetch 1, adds workers and prefetch while the consumer
      * waits for data, and takes them back when it no longer waits, when other processes keep the
-     * cores busy, or when the batches in flight would pass the budget. Instead of
+     * cores busy, or when the batches in flight would pass the budget. In the I/O mode
+     * ({@link #ioConcurrency}) it raises the samples fetched at once, rather than the workers,
+     * while the workers wait on I/O. Instead of
      * {@link #numWorkers} and {@link #prefetchFactor}; the loader's own pool gets the budget
      * unless {@link #poolBudgetBytes} says otherwise. The batches are those of
      * {@code numWorkers(autotune.lanes())}, whatever the tuner does; for a streaming dataset that
