@@ -74,6 +74,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private final Periodic periodic;
     private final LiveSettings live; // workers and prefetch now: fixed, or the autotuner's
     private final Autotuner tuner; // null: fixed settings
+    private final long streamBatchBytes; // a fill layout's batch bytes, 0 where not declared
 
     private long epoch;
     /** Whether the next pass uses {@link #epoch} as it is (first pass, or after setEpoch) rather than epoch + 1. */
@@ -92,6 +93,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.pool = pool;
         this.ownsPool = ownsPool;
         this.maker = new BatchMaker(settings.datasetName(), pool, stats, clock, settings.badSamples());
+        this.streamBatchBytes = source.fillLayout()
+                .map(l -> Math.multiplyExact(l.sampleBytes(), (long) settings.batchSize())).orElse(0L);
         if (autotune == null) {
             this.tuner = null;
             this.live = LiveSettings.fixed(Math.max(1, settings.numWorkers()), settings.prefetchFactor());
@@ -112,14 +115,20 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
             }
             IoLimit io = source.ioLimit().orElse(null); // the I/O mode, where it applies: its count is the most
             int maxIo = io == null ? 0 : io.size();
+            // a stream's lanes hold a batch each whatever the workers, and at most the stream window in all
             TuningPolicy policy = new TuningPolicy(lanes, autotune.maxPrefetch(), autotune.budgetBytes(), cores,
-                    stream ? (w, p) -> lanes * p : (w, p) -> w * p, maxIo, settings.batchSize());
+                    stream ? (w, p) -> (int) Math.min((long) lanes * p, streamWindow(autotune.budgetBytes()))
+                            : (w, p) -> w * p, maxIo, settings.batchSize());
             this.tuner = new Autotuner(settings.datasetName(), policy, autotune.replay(),
                     () -> inFlightBound().batchBytes(), cores, autotune.startWorkers(),
                     autotune.startIo(), maxIo, this::loadingNanos);
             TuningDecision start = tuner.start();
             this.live = LiveSettings.tuned(lanes, Math.clamp(start.workers(), consumerMayMake ? 0 : 1, lanes),
                     start.prefetch(), tuner, consumerMayMake, io, start.ioConcurrency());
+            if (stream) {
+                long budget = autotune.budgetBytes();
+                live.boundStreamBatches(() -> streamWindow(budget));
+            }
         }
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(source, maker)
@@ -130,6 +139,21 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     /** The workers' time making batches, summed: fetch and collate, less their waits for pool memory (the tuner's). */
     private long loadingNanos() {
         return clock.nanos(Stage.FETCH) + clock.nanos(Stage.COLLATE) - clock.nanos(Stage.MEMORY);
+    }
+
+    /**
+     * The batches a tuned stream's lanes may hold at once: what fits {@code budget} beside the
+     * consumer's batch, each batch the bytes the pool takes for the largest made so far (or the
+     * fill layout's), at least 1; 0 while not known. On the fill path the lanes were cut to fit
+     * already (see {@code LoaderBuilder}), so this bounds the collate path, whose batch bytes come
+     * with the first batch, too late to choose the lanes (which decide the batches) by them.
+     */
+    private int streamWindow(long budget) {
+        long bytes = streamBatchBytes > 0 ? streamBatchBytes : maker.largestBatchBytes();
+        if (bytes <= 0) {
+            return 0;
+        }
+        return (int) Math.clamp(budget / BufferPool.classBytes(bytes) - 1, 1, Integer.MAX_VALUE - 1);
     }
 
     /** A loader over a map-style dataset. */

@@ -448,7 +448,8 @@ public final class LoaderBuilder<T> {
      * {@code numWorkers(autotune.lanes())}, whatever the tuner does; for a streaming dataset that
      * fills a declared layout the lanes are fewer where a batch per lane and the consumer's would
      * not fit the budget (each lane reads its own stream and holds a batch whatever the tuner
-     * does), and the batches are those of that many workers.
+     * does), and the batches are those of that many workers; on the collate path the lanes stay
+     * and hold, in turn, no more batches at once than fit the budget.
      *
      * <pre>{@code
      * DataLoader<Sample> loader = DataLoader.builder(ds).batchSize(64).autotune(2L << 30).build();
@@ -516,8 +517,10 @@ public final class LoaderBuilder<T> {
      * The lanes of an autotuned stream: each lane reads its own stream and keeps at least one batch
      * made ahead whatever the tuner decides, so {@code lanes + 1} batches (the consumer's too) must
      * fit the budget. Where the fill layout tells a batch's bytes before the first batch, the
-     * lanes are cut to fit (at least one); on the collate path they are not known in time, and
-     * the pool's budget holds the memory (a lane then waits for it).
+     * lanes are cut to fit (at least one). On the collate path they are known only once the first
+     * batch is made, too late to choose the lanes by (they decide the batches): the lanes stay, and
+     * the batches they hold at once are bounded, in turn, by what fits the budget beside the
+     * consumer's, from the largest batch made so far (see {@code DataLoader#streamWindow}).
      */
     private int streamLanes(String name, int lanes, long budgetBytes, StreamRecipe<T> recipe) {
         Optional<SampleLayout> fill = recipe.fillLayout();

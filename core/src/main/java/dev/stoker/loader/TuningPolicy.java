@@ -188,7 +188,9 @@ public final class TuningPolicy {
             if (w < maxWorkers && (w == 0 || !saturated && !cooling) && fits(w + 1, p, s.batchBytes())) {
                 return change(w + 1, p, io, Reason.CONSUMER_WAITS);
             }
-            if (p < maxPrefetch && fits(w, p + 1, s.batchBytes())) {
+            // prefetch more only where it lets more batches be made ahead (a stream's lanes may be bounded by the budget)
+            if (p < maxPrefetch && fits(w, p + 1, s.batchBytes())
+                    && inFlight.applyAsInt(w, p + 1) > inFlight.applyAsInt(w, p)) {
                 return change(w, p + 1, io, Reason.CONSUMER_WAITS);
             }
             return HOLD;

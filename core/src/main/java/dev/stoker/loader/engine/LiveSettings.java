@@ -3,6 +3,7 @@ package dev.stoker.loader.engine;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -50,6 +51,7 @@ public final class LiveSettings {
     private final Set<ResultBoard> boards = ConcurrentHashMap.newKeySet();
     private final IoLimit io; // null: no I/O mode, or fixed settings
     private final int ioMost; // the I/O mode's configured ioConcurrency: the most the tuner may set
+    private volatile IntSupplier streamWindow = () -> Integer.MAX_VALUE;
     private volatile int workers;
     private volatile int prefetch;
     // the consumer's window: its thread alone
@@ -170,6 +172,26 @@ public final class LiveSettings {
         workers = w;
         prefetch = p;
         boards.forEach(ResultBoard::wake); // more room may let a waiting worker start
+    }
+
+    /**
+     * Bounds the batches a streaming pass's lanes hold at once (made or being made, not yet taken)
+     * by {@code batches}, asked each time a lane would start one: the most that fit the memory
+     * budget beside the consumer's, or 0 while a batch's bytes are not known (then one at a time,
+     * in turn, until the first batch is made), or {@link Integer#MAX_VALUE} for no bound. Taken
+     * in turn order, so the batch the consumer waits for is always among them ({@link ResultBoard}).
+     * Tuned settings only; set before the first pass.
+     */
+    public void boundStreamBatches(IntSupplier batches) {
+        if (tuner == null) {
+            throw new IllegalStateException("these settings are fixed");
+        }
+        this.streamWindow = batches;
+    }
+
+    /** The batches a streaming pass's lanes may hold at once now (see {@link #boundStreamBatches}); 0 unknown. */
+    int streamWindow() {
+        return streamWindow.getAsInt();
     }
 
     /** Batches a map-style pass may have made or be making ahead of the consumer, in all. */
