@@ -388,9 +388,12 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                 ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
     }
 
-    /** The I/O mode's fetches at once now: the autotuner's count where it sets them, else the builder's. */
+    /**
+     * The I/O mode's fetches at once now: an autotuned loader's count (0 where the I/O mode does not
+     * apply: a dataset with its own batched fetch), else the builder's.
+     */
     private int ioConcurrency() {
-        return live.tuned() && live.ioMost() > 0 ? live.ioConcurrency() : settings.ioConcurrency();
+        return live.tuned() ? live.ioConcurrency() : settings.ioConcurrency();
     }
 
     /**

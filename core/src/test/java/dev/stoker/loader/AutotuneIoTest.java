@@ -134,12 +134,36 @@ class AutotuneIoTest {
     }
 
     @Test
-    void withoutTheIoModeTheTunerSetsNoFetchesAtOnce() {
+    void withoutTheIoModeOrWhereItDoesNotApplyTheTunerSetsNoFetchesAtOnce() {
         try (DataLoader<float[]> loader = DataLoader.builder(new Remote(64, 4, 0)).batchSize(8)
                 .autotune(Autotune.budget(1L << 20).maxWorkers(2)).build()) {
             run(loader, 1, 0);
             assertThat(loader.tuningLog()).allMatch(d -> d.ioConcurrency() == 0);
             assertThat(loader.stats().ioConcurrency()).isZero();
+        }
+        // nor where the I/O mode does not apply: a dataset with its own batched fetch, one call a batch
+        Dataset<float[]> batched = new Dataset<>() {
+            @Override
+            public long size() {
+                return 64;
+            }
+
+            @Override
+            public float[] get(long index) {
+                return new float[4];
+            }
+
+            @Override
+            public List<float[]> getBatch(long[] indices) {
+                return java.util.Arrays.stream(indices).mapToObj(this::get).toList();
+            }
+        };
+        try (DataLoader<float[]> loader = DataLoader.builder(batched).batchSize(8).ioConcurrency(16)
+                .autotune(Autotune.budget(1L << 20).maxWorkers(2)).build()) {
+            run(loader, 1, 0);
+            assertThat(loader.tuningLog()).allMatch(d -> d.ioConcurrency() == 0);
+            assertThat(loader.stats().ioConcurrency()).isZero();
+            assertThat(loader.profile().ioConcurrency()).isZero();
         }
     }
 }
