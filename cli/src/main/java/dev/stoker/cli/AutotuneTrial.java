@@ -202,6 +202,14 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
         s.append(String.format(Locale.ROOT, "  why not %s: %s%n", e.workers() == 0 ? "fewer" : e.workers() - 1,
                 e.whyNotFewer()));
         s.append(String.format(Locale.ROOT, "  why not %d: %s%n", e.workers() + 1, e.whyNotMore()));
+        TuningDecision last = decisions.getLast();
+        if (last.ioConcurrency() > 0) {
+            int from = decisions.getFirst().ioConcurrency();
+            long raised = decisions.stream().filter(d -> d.reason() == TuningDecision.Reason.WAITS_ON_IO).count();
+            s.append(String.format(Locale.ROOT, "  the I/O mode: %d %s at once (from %d; %d %s while the workers"
+                            + " waited on I/O)%n", last.ioConcurrency(), last.ioConcurrency() == 1 ? "fetch" : "fetches",
+                    from, raised, raised == 1 ? "raise" : "raises"));
+        }
         s.append(fedBatch < 0
                 ? "the consumer's wait never stayed under 5% of a " + WINDOW + "-batch window\n"
                 : String.format(Locale.ROOT, "the consumer's wait stayed under 5%% from batch %d, %.2f s in%n",

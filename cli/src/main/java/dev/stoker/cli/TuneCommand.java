@@ -52,6 +52,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  stoker tune --step-ms 100                        W1 against a 100 ms step",
             "  stoker tune -w W3 -c 'nw=2 fill' --step-ms 80     W3's fill path",
+            "  stoker tune -w W1 --step-ms 40 --from 0 --io 256  W1 in the I/O mode, from the worst start",
             "  stoker tune -w W5 --step-ms 20 --budget 512MiB --verify",
             "                                                   and the best fixed count beside it"
         })
@@ -90,6 +91,12 @@ final class TuneCommand implements Callable<Integer> {
             description = "The workers the tuner starts at, prefetch 1 (default: ${DEFAULT-VALUE}); 0 makes the first"
                     + " batches in the loop's own thread, the worst start (map-style workloads only).")
     int startWorkers;
+
+    @Option(names = "--io", paramLabel = "N",
+            description = "Tune in the loader's I/O mode (ioConcurrency): each batch's samples fetched at once on"
+                    + " virtual threads, at most N; the tuner starts at 1 and doubles the count, rather than add"
+                    + " workers, while the workers wait on I/O (a slow disk, remote storage, W1's sleep).")
+    Integer ioConcurrency;
 
     @Option(names = "--batches", paramLabel = "N", defaultValue = "600",
             description = "The most batches the run takes when the tuner does not settle first (default:"
@@ -135,6 +142,9 @@ final class TuneCommand implements Callable<Integer> {
         if (maxWorkers != null && maxWorkers < 1) {
             return usageError("--max-workers must be 1 or more, not " + maxWorkers);
         }
+        if (ioConcurrency != null && (ioConcurrency < 1 || ioConcurrency > 1_000_000)) {
+            return usageError("--io must be from 1 to 1000000 fetches at once, not " + ioConcurrency);
+        }
         if (startWorkers < 0 || maxWorkers != null && startWorkers > maxWorkers) {
             return usageError("--from must be from 0 to --max-workers, not " + startWorkers);
         }
@@ -145,7 +155,8 @@ final class TuneCommand implements Callable<Integer> {
             return usageError(e.getMessage());
         }
         try (Workload workload = chosen.workload()) {
-            Configuration base = chosen.configuration();
+            Configuration base = ioConcurrency == null ? chosen.configuration()
+                    : chosen.configuration().withIo(ioConcurrency);
             Path folder = chosen.dataFolder();
             Duration step = Duration.ofNanos((long) (stepMillis * 1e6));
             int lanes = maxWorkers != null ? maxWorkers : Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
@@ -158,12 +169,20 @@ final class TuneCommand implements Callable<Integer> {
                         ByteSize.format(budgetBytes), against, settleBatches, maxBatches);
                 out.flush();
             }
+            if (base.ioConcurrency() > 0 && !json) {
+                out.printf(Locale.ROOT, "in the I/O mode: from 1 to %d samples fetched at once%n%n",
+                        base.ioConcurrency());
+            }
             AutotuneTrial tuned;
             DataLoader<?> loader;
             try {
                 loader = workload.newLoader(base.withAutotune(budgetBytes, lanes, startWorkers), 0, folder);
             } catch (IllegalArgumentException e) { // a start the loader refuses for this workload (0 for a stream)
                 return usageError(e.getMessage());
+            }
+            if (base.ioConcurrency() > 0 && loader.stats().ioConcurrency() == 0 && !json) {
+                out.println("note: the I/O mode does not apply to " + base.name() + ": its dataset fetches a batch"
+                        + " in one call, which has nothing to overlap; tuning its workers");
             }
             try (loader) {
                 tuned = AutotuneTrial.run(loader, new AutotuneTrial.Limits(maxBatches, settleBatches, SETTLE_TIME),
@@ -181,8 +200,10 @@ final class TuneCommand implements Callable<Integer> {
                 out.println(toJson(workload, base, lanes, tuned, fixed));
             } else {
                 TuningExplanation e = tuned.explanation();
-                out.printf(Locale.ROOT, "%nuse autotune(%s), or numWorkers(%d).prefetchFactor(%d) to fix what it found%n",
-                        ByteSize.format(budgetBytes).replace(" ", ""), e.workers(), e.prefetch());
+                int io = tuned.decisions().getLast().ioConcurrency();
+                out.printf(Locale.ROOT, "%nuse autotune(%s), or numWorkers(%d).prefetchFactor(%d)%s to fix what it"
+                                + " found%n", ByteSize.format(budgetBytes).replace(" ", ""), e.workers(), e.prefetch(),
+                        io > 0 ? ".ioConcurrency(" + io + ")" : "");
             }
             out.flush();
             return CommandLine.ExitCode.OK;
@@ -242,6 +263,12 @@ final class TuneCommand implements Callable<Integer> {
         root.put("settledFromBatch", t.settledFrom());
         root.put("numWorkers", t.explanation().workers());
         root.put("prefetch", t.explanation().prefetch());
+        int io = t.decisions().getLast().ioConcurrency();
+        if (io > 0) {
+            root.put("ioConcurrency", io);
+        } else {
+            root.putNull("ioConcurrency");
+        }
         root.put("whyNotFewer", t.explanation().whyNotFewer());
         root.put("whyNotMore", t.explanation().whyNotMore());
         if (t.fedBatch() >= 0) {
@@ -265,6 +292,9 @@ final class TuneCommand implements Callable<Integer> {
             n.put("batch", d.batch());
             n.put("workers", d.workers());
             n.put("prefetch", d.prefetch());
+            if (d.ioConcurrency() > 0) {
+                n.put("ioConcurrency", d.ioConcurrency());
+            }
             n.put("reason", d.reason().name());
             if (Double.isNaN(d.waitShare())) {
                 n.putNull("waitShare");

@@ -107,6 +107,29 @@ class TuneCommandTest {
     }
 
     @Test
+    void inTheIoModeTheTunerRaisesTheFetchesAtOnceAndSaysWhereItSettled() throws Exception {
+        // the tiny W1's samples sleep 1 ms: with one fetch at once a batch takes 32 ms, with 32 about 1
+        Run text = run(2, "--io", "64");
+        assertThat(text.exit()).as(text.err()).isZero();
+        assertThat(text.out()).contains("in the I/O mode: from 1 to 64 samples fetched at once")
+                .contains("  from batch 0: 1 worker, prefetch 1, 1 fetch at once (start)")
+                .containsPattern("(?m)^  the I/O mode: [0-9]+ fetch(es)? at once \\(from 1; [0-9]+ raises? while the"
+                        + " workers waited on I/O\\)$")
+                .containsPattern("(?m)^use autotune\\(1\\.00GiB\\), or numWorkers\\([12]\\)\\.prefetchFactor\\([1-4]\\)"
+                        + "\\.ioConcurrency\\([0-9]+\\)");
+        Run r = run(2, "--io", "64", "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode root = new ObjectMapper().readTree(r.out());
+        JsonNode decisions = root.path("decisions");
+        assertThat(decisions.get(0).path("ioConcurrency").asInt()).isEqualTo(1);
+        JsonNode last = decisions.get(decisions.size() - 1);
+        assertThat(root.path("ioConcurrency").asInt()).isEqualTo(last.path("ioConcurrency").asInt())
+                .isBetween(1, 64);
+        // the consumer waits for every batch (no step): blocked workers got more fetches at once
+        assertThat(decisions.findValuesAsText("reason")).contains("WAITS_ON_IO");
+    }
+
+    @Test
     void verifyTriesFixedCountsAndSetsTheBestBeside() {
         Run r = run(2, "--step-ms", "5", "--verify", "--trial-batches", "6");
         assertThat(r.exit()).as(r.err()).isZero();

@@ -17,7 +17,15 @@ import java.util.List;
  * <pre>{@code
  * DataLoader.builder(ds).batchSize(64).autotune(Autotune.budget(2L << 30)).build();
  * DataLoader.builder(ds).batchSize(64).autotune(Autotune.budget(2L << 30).cpuShare(0.5)).build();
+ * // a dataset that waits on remote storage: up to 256 samples fetched at once, from 1
+ * DataLoader.builder(remote).batchSize(64).ioConcurrency(256).autotune(Autotune.budget(2L << 30)).build();
  * }</pre>
+ *
+ * <p>In the I/O mode ({@link LoaderBuilder#ioConcurrency}) the tuner also sets how many samples
+ * are fetched at once, from {@link #startIo()} up to the loader's {@code ioConcurrency}: while
+ * the consumer waits and the workers are blocked (they use little CPU for the time they spend
+ * making batches) it doubles that count rather than adding a worker, since a waiting fetch costs
+ * a virtual thread and no batch memory.
  *
  * @param budgetBytes bytes of batch memory the loader may hold (in flight and the consumer's
  *                    batch); the loader's own pool gets this budget, the hard limit
@@ -29,9 +37,13 @@ import java.util.List;
  * @param startWorkers workers to start with (prefetch 1): 1 unless set; 0 makes the first batches
  *                    in the consumer's thread, as {@code numWorkers(0)} does, until the tuner adds
  *                    a worker (map-style datasets delivered in order only)
+ * @param startIo     in the I/O mode ({@link LoaderBuilder#ioConcurrency}, whose count is then the
+ *                    most the tuner may set), the samples fetched at once to start with: 1 unless
+ *                    set; the tuner doubles it while the consumer waits and the workers are blocked
+ *                    on I/O, and takes it back by quarters when the consumer no longer waits
  */
 public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int maxPrefetch,
-                       List<TuningDecision> replay, int startWorkers) {
+                       List<TuningDecision> replay, int startWorkers, int startIo) {
     /** Most prefetch per lane unless set. */
     public static final int DEFAULT_MAX_PREFETCH = 4;
 
@@ -44,6 +56,9 @@ public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int ma
         }
         if (startWorkers < 0 || maxWorkers > 0 && startWorkers > maxWorkers) {
             throw new IllegalArgumentException("the autotuner starts at 0 to maxWorkers workers, not " + startWorkers);
+        }
+        if (startIo < 1) {
+            throw new IllegalArgumentException("the autotuner starts at 1 or more fetches at once, not " + startIo);
         }
         if (maxWorkers < 0 || maxPrefetch < 1) {
             throw new IllegalArgumentException("maxWorkers must be 0 (from the CPU share) or more and maxPrefetch"
@@ -60,12 +75,12 @@ public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int ma
 
     /** Tuning within {@code budgetBytes} of batch memory, on all the machine's cores. */
     public static Autotune budget(long budgetBytes) {
-        return new Autotune(budgetBytes, 1.0, 0, DEFAULT_MAX_PREFETCH, List.of(), 1);
+        return new Autotune(budgetBytes, 1.0, 0, DEFAULT_MAX_PREFETCH, List.of(), 1, 1);
     }
 
     /** The same, on at most this share of the machine's cores. */
     public Autotune cpuShare(double share) {
-        return new Autotune(budgetBytes, share, maxWorkers, maxPrefetch, replay, startWorkers);
+        return new Autotune(budgetBytes, share, maxWorkers, maxPrefetch, replay, startWorkers, startIo);
     }
 
     /** The same, with exactly this many worker threads (lanes), whatever the CPU share. */
@@ -73,17 +88,17 @@ public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int ma
         if (workers < 1) {
             throw new IllegalArgumentException("maxWorkers must be positive, not " + workers);
         }
-        return new Autotune(budgetBytes, cpuShare, workers, maxPrefetch, replay, startWorkers);
+        return new Autotune(budgetBytes, cpuShare, workers, maxPrefetch, replay, startWorkers, startIo);
     }
 
     /** The same, with at most this much prefetch per lane. */
     public Autotune maxPrefetch(int prefetch) {
-        return new Autotune(budgetBytes, cpuShare, maxWorkers, prefetch, replay, startWorkers);
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, prefetch, replay, startWorkers, startIo);
     }
 
     /** The same, applying {@code decisions} at their batches instead of deciding. */
     public Autotune replaying(List<TuningDecision> decisions) {
-        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, decisions, startWorkers);
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, decisions, startWorkers, startIo);
     }
 
     /**
@@ -94,7 +109,15 @@ public record Autotune(long budgetBytes, double cpuShare, int maxWorkers, int ma
      * delivered in order; a stream's lanes each read their own stream, so one of them must run.
      */
     public Autotune startingAt(int workers) {
-        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, replay, workers);
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, replay, workers, startIo);
+    }
+
+    /**
+     * The same, starting the I/O mode at {@code fetches} samples fetched at once rather than 1
+     * (clamped to the loader's {@code ioConcurrency}); no effect without the I/O mode.
+     */
+    public Autotune startingIoAt(int fetches) {
+        return new Autotune(budgetBytes, cpuShare, maxWorkers, maxPrefetch, replay, startWorkers, fetches);
     }
 
     /** The worker threads: {@code maxWorkers}, or the CPU share of the machine's cores (at least 1). */

@@ -5,6 +5,7 @@ import dev.stoker.data.SampleLayout;
 import dev.stoker.data.StreamingDataset;
 import dev.stoker.loader.engine.BatchMaker;
 import dev.stoker.loader.engine.Engine;
+import dev.stoker.loader.engine.IoLimit;
 import dev.stoker.loader.engine.LiveSettings;
 import dev.stoker.loader.engine.LoaderSettings;
 import dev.stoker.loader.engine.SerialEngine;
@@ -13,6 +14,7 @@ import dev.stoker.loader.engine.StatsCounters;
 import dev.stoker.loader.engine.StreamSource;
 import dev.stoker.loader.engine.WorkerEngine;
 import dev.stoker.memory.BufferPool;
+import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.StageTimes;
 import dev.stoker.metrics.Trace;
@@ -72,6 +74,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     private final Periodic periodic;
     private final LiveSettings live; // workers and prefetch now: fixed, or the autotuner's
     private final Autotuner tuner; // null: fixed settings
+    private final long streamBatchBytes; // a fill layout's batch bytes, 0 where not declared
 
     private long epoch;
     /** Whether the next pass uses {@link #epoch} as it is (first pass, or after setEpoch) rather than epoch + 1. */
@@ -90,6 +93,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.pool = pool;
         this.ownsPool = ownsPool;
         this.maker = new BatchMaker(settings.datasetName(), pool, stats, clock, settings.badSamples());
+        this.streamBatchBytes = source.fillLayout()
+                .map(l -> Math.multiplyExact(l.sampleBytes(), (long) settings.batchSize())).orElse(0L);
         if (autotune == null) {
             this.tuner = null;
             this.live = LiveSettings.fixed(Math.max(1, settings.numWorkers()), settings.prefetchFactor());
@@ -108,18 +113,47 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
                         + " must run" : "the consumer's thread makes batches in order only, and inOrder is false")
                         + "; start at 1 (Autotune.startingAt(1), the default)");
             }
+            IoLimit io = source.ioLimit().orElse(null); // the I/O mode, where it applies: its count is the most
+            int maxIo = io == null ? 0 : io.size();
+            // a stream's lanes hold a batch each whatever the workers, and at most the stream window in all
             TuningPolicy policy = new TuningPolicy(lanes, autotune.maxPrefetch(), autotune.budgetBytes(), cores,
-                    stream ? (w, p) -> lanes * p : (w, p) -> w * p);
+                    stream ? (w, p) -> (int) Math.min((long) lanes * p, streamWindow(autotune.budgetBytes()))
+                            : (w, p) -> w * p, maxIo, settings.batchSize());
             this.tuner = new Autotuner(settings.datasetName(), policy, autotune.replay(),
-                    () -> inFlightBound().batchBytes(), cores, autotune.startWorkers());
+                    () -> inFlightBound().batchBytes(), cores, autotune.startWorkers(),
+                    autotune.startIo(), maxIo, this::loadingNanos);
             TuningDecision start = tuner.start();
             this.live = LiveSettings.tuned(lanes, Math.clamp(start.workers(), consumerMayMake ? 0 : 1, lanes),
-                    start.prefetch(), tuner, consumerMayMake);
+                    start.prefetch(), tuner, consumerMayMake, io, start.ioConcurrency());
+            if (stream) {
+                long budget = autotune.budgetBytes();
+                live.boundStreamBatches(() -> streamWindow(budget));
+            }
         }
         this.engine = settings.numWorkers() == 0
                 ? new SerialEngine<>(source, maker)
                 : new WorkerEngine<>(settings, source, maker, WorkerEngine.DEFAULT_GRACE, live);
         this.periodic = new Periodic(settings, this, this::state, this::profile);
+    }
+
+    /** The workers' time making batches, summed: fetch and collate, less their waits for pool memory (the tuner's). */
+    private long loadingNanos() {
+        return clock.nanos(Stage.FETCH) + clock.nanos(Stage.COLLATE) - clock.nanos(Stage.MEMORY);
+    }
+
+    /**
+     * The batches a tuned stream's lanes may hold at once: what fits {@code budget} beside the
+     * consumer's batch, each batch the bytes the pool takes for the largest made so far (or the
+     * fill layout's), at least 1; 0 while not known. On the fill path the lanes were cut to fit
+     * already (see {@code LoaderBuilder}), so this bounds the collate path, whose batch bytes come
+     * with the first batch, too late to choose the lanes (which decide the batches) by them.
+     */
+    private int streamWindow(long budget) {
+        long bytes = streamBatchBytes > 0 ? streamBatchBytes : maker.largestBatchBytes();
+        if (bytes <= 0) {
+            return 0;
+        }
+        return (int) Math.clamp(budget / BufferPool.classBytes(bytes) - 1, 1, Integer.MAX_VALUE - 1);
     }
 
     /** A loader over a map-style dataset. */
@@ -322,7 +356,7 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     public LoaderStats stats() {
         boolean threads = settings.numWorkers() > 0;
         return stats.snapshot(stageTimes(), threads ? live.workers() : 0, threads ? live.prefetch() : 0,
-                tuner == null ? 0 : tuner.log().size());
+                ioConcurrency(), tuner == null ? 0 : tuner.log().size());
     }
 
     /**
@@ -351,7 +385,15 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
     public synchronized LoaderProfile profile() {
         Usage passes = last != null ? earlierPasses.plus(last.activeUsage()) : earlierPasses;
         return new LoaderProfile(stageTimes(), settings.numWorkers() == 0 ? 0 : live.workers(), live.prefetch(),
-                settings.ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
+                ioConcurrency(), settings.inOrder(), passes, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The I/O mode's fetches at once now: an autotuned loader's count (0 where the I/O mode does not
+     * apply: a dataset with its own batched fetch), else the builder's.
+     */
+    private int ioConcurrency() {
+        return live.tuned() ? live.ioConcurrency() : settings.ioConcurrency();
     }
 
     /**

@@ -370,6 +370,10 @@ public final class LoaderBuilder<T> {
      * that is one call per batch, so give it workers instead. Compute-heavy datasets gain
      * nothing from it: use {@link #numWorkers}.
      *
+     * <p>Under {@link #autotune} the count is the most the tuner may set: it starts at
+     * {@link Autotune#startIo()} (1) and doubles it while the consumer waits and the workers are
+     * blocked on I/O rather than computing, and takes it back when the consumer no longer waits.
+     *
      * <pre>{@code
      * DataLoader.builder(remoteImages).batchSize(32).numWorkers(2).ioConcurrency(64).build();
      * }</pre>
@@ -436,13 +440,16 @@ public final class LoaderBuilder<T> {
      * it starts with one worker (or {@link Autotune#startingAt} workers: 0 has the consumer's
      * thread make the first batches of a map-style dataset) and prefetch 1, adds workers and prefetch while the consumer
      * waits for data, and takes them back when it no longer waits, when other processes keep the
-     * cores busy, or when the batches in flight would pass the budget. Instead of
+     * cores busy, or when the batches in flight would pass the budget. In the I/O mode
+     * ({@link #ioConcurrency}) it raises the samples fetched at once, rather than the workers,
+     * while the workers wait on I/O. Instead of
      * {@link #numWorkers} and {@link #prefetchFactor}; the loader's own pool gets the budget
      * unless {@link #poolBudgetBytes} says otherwise. The batches are those of
      * {@code numWorkers(autotune.lanes())}, whatever the tuner does; for a streaming dataset that
      * fills a declared layout the lanes are fewer where a batch per lane and the consumer's would
      * not fit the budget (each lane reads its own stream and holds a batch whatever the tuner
-     * does), and the batches are those of that many workers.
+     * does), and the batches are those of that many workers; on the collate path the lanes stay
+     * and hold, in turn, no more batches at once than fit the budget.
      *
      * <pre>{@code
      * DataLoader<Sample> loader = DataLoader.builder(ds).batchSize(64).autotune(2L << 30).build();
@@ -510,8 +517,10 @@ public final class LoaderBuilder<T> {
      * The lanes of an autotuned stream: each lane reads its own stream and keeps at least one batch
      * made ahead whatever the tuner decides, so {@code lanes + 1} batches (the consumer's too) must
      * fit the budget. Where the fill layout tells a batch's bytes before the first batch, the
-     * lanes are cut to fit (at least one); on the collate path they are not known in time, and
-     * the pool's budget holds the memory (a lane then waits for it).
+     * lanes are cut to fit (at least one). On the collate path they are known only once the first
+     * batch is made, too late to choose the lanes by (they decide the batches): the lanes stay, and
+     * the batches they hold at once are bounded, in turn, by what fits the budget beside the
+     * consumer's, from the largest batch made so far (see {@code DataLoader#streamWindow}).
      */
     private int streamLanes(String name, int lanes, long budgetBytes, StreamRecipe<T> recipe) {
         Optional<SampleLayout> fill = recipe.fillLayout();

@@ -16,10 +16,12 @@ import java.util.List;
  * @param prefetch       batches per worker made ahead now
  * @param tuningChanges  changes the autotuner made so far, its start included ({@link DataLoader#tuningLog()});
  *                       0 for fixed settings
+ * @param ioConcurrency  samples the I/O mode fetches at once now (the autotuner's count where it
+ *                       sets it); 0 when the I/O mode is off
  */
 public record LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos,
                           long skippedSamples, List<SkippedSample> lastSkipped, int workers, int prefetch,
-                          int tuningChanges) {
+                          int tuningChanges, int ioConcurrency) {
     /** How many of the last skipped samples a loader keeps. */
     public static final int LAST_SKIPPED_KEPT = 16;
 
@@ -27,15 +29,23 @@ public record LoaderStats(long batches, long samples, long failedBatches, long f
         lastSkipped = List.copyOf(lastSkipped);
     }
 
+    /** Stats without the I/O mode. */
+    public LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos,
+                       long skippedSamples, List<SkippedSample> lastSkipped, int workers, int prefetch,
+                       int tuningChanges) {
+        this(batches, samples, failedBatches, fetchNanos, collateNanos, skippedSamples, lastSkipped, workers, prefetch,
+                tuningChanges, 0);
+    }
+
     /** Stats without the worker settings (fixed at 0). */
     public LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos,
                        long skippedSamples, List<SkippedSample> lastSkipped) {
-        this(batches, samples, failedBatches, fetchNanos, collateNanos, skippedSamples, lastSkipped, 0, 0, 0);
+        this(batches, samples, failedBatches, fetchNanos, collateNanos, skippedSamples, lastSkipped, 0, 0, 0, 0);
     }
 
     /** Stats of a loader that skipped nothing. */
     public LoaderStats(long batches, long samples, long failedBatches, long fetchNanos, long collateNanos) {
-        this(batches, samples, failedBatches, fetchNanos, collateNanos, 0, List.of(), 0, 0, 0);
+        this(batches, samples, failedBatches, fetchNanos, collateNanos, 0, List.of(), 0, 0, 0, 0);
     }
 
     /** Mean fetch time per loaded batch, in milliseconds; 0 before the first. */

@@ -146,6 +146,11 @@ public final class StageClock {
         return t;
     }
 
+    /** Nanoseconds of {@code stage} so far, summed over threads: one figure, without the snapshot of {@link #times()}. */
+    public long nanos(Stage stage) {
+        return nanos[stage.ordinal()].sum();
+    }
+
     /** The totals so far. */
     public StageTimes times() {
         Map<Stage, StageTotal> out = new EnumMap<>(Stage.class);

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Timeout;
  * The property behind autotune: under any tuning decisions (injected, seeded), a loader delivers
  * the batches of the fixed configuration with as many workers as it has lanes, byte for byte, in
  * the same order, with the same random draws and the same state after every batch; and a state
- * taken mid-epoch under one list of decisions resumes under another to the same batches.
+ * taken mid-epoch under one list of decisions resumes under another to the same batches. In the
+ * I/O mode (map-style trials, some of them) the decisions also set the samples fetched at once,
+ * which changes no batch either: each fetch draws from a generator of its own index.
  */
 class AutotuneInvarianceTest {
     private static final int TRIALS = 12;
@@ -76,11 +78,17 @@ class AutotuneInvarianceTest {
         }
     }
 
-    private record Trial(boolean stream, long size, int batchSize, int lanes, boolean dropLast, long seed) {
+    /** Most samples fetched at once for a trial in the I/O mode; the tuned ones get 1 to it. */
+    private static final int MOST_IO = 8;
+
+    /** {@code io}: the I/O mode (map-style only), the fixed configuration at {@value #MOST_IO} fetches at once. */
+    private record Trial(boolean stream, long size, int batchSize, int lanes, boolean dropLast, long seed,
+                         boolean io) {
         LoaderBuilder<long[]> builder() {
             LoaderBuilder<long[]> b = stream
                     ? DataLoader.builder(new Numbers(size)).batchSize(batchSize).dropLast(dropLast)
-                    : DataLoader.builder(new Draws(size)).batchSize(batchSize).dropLast(dropLast).shuffle(true);
+                    : DataLoader.builder(new Draws(size)).batchSize(batchSize).dropLast(dropLast).shuffle(true)
+                            .ioConcurrency(io ? MOST_IO : 0);
             return b.seed(seed);
         }
 
@@ -95,13 +103,15 @@ class AutotuneInvarianceTest {
     }
 
     private static Trial trial(SplittableRandom r) {
-        return new Trial(r.nextBoolean(), 20 + r.nextInt(100), 1 + r.nextInt(7), 1 + r.nextInt(4), r.nextBoolean(),
-                r.nextLong());
+        boolean stream = r.nextBoolean();
+        return new Trial(stream, 20 + r.nextInt(100), 1 + r.nextInt(7), 1 + r.nextInt(4), r.nextBoolean(),
+                r.nextLong(), !stream && r.nextBoolean());
     }
 
     /**
      * Random decisions at random batches (some past the end, never applied), in batch order; for a
-     * map-style trial 0 workers too (the consumer's thread makes the batches), a stream's lanes all run.
+     * map-style trial 0 workers too (the consumer's thread makes the batches), a stream's lanes all run;
+     * in the I/O mode random fetches at once too (0: as they are, past the most: clamped to it).
      */
     private static List<TuningDecision> decisions(SplittableRandom r, Trial trial, long horizon) {
         int lanes = trial.lanes();
@@ -111,7 +121,8 @@ class AutotuneInvarianceTest {
         long at = 0;
         for (int i = 0; i < n; i++) {
             at += r.nextLong(Math.max(1, horizon / Math.max(1, n)) + 1);
-            out.add(TuningDecision.given(at, fewest + r.nextInt(lanes + 1 - fewest), 1 + r.nextInt(4)));
+            int io = trial.io() ? r.nextInt(MOST_IO + 3) : 0;
+            out.add(TuningDecision.given(at, fewest + r.nextInt(lanes + 1 - fewest), 1 + r.nextInt(4), io));
         }
         return out;
     }
@@ -137,7 +148,7 @@ class AutotuneInvarianceTest {
     @Test
     void anyDecisionsDeliverTheFixedConfigurationsBatchesAndStates() {
         SplittableRandom r = new SplittableRandom(2204);
-        for (int t = 0; t < TRIALS; t++) {
+        for (int t = 0; t < 2 * TRIALS; t++) { // twice: a quarter of them in the I/O mode
             Trial trial = trial(r);
             List<String> expected;
             try (DataLoader<long[]> fixed = trial.fixed(2)) {
@@ -152,17 +163,24 @@ class AutotuneInvarianceTest {
                 List<Long> applied = new ArrayList<>(); // a first decision at 0 is the start; later ones at 0 wait for batch 1
                 for (int i = 0; i < given.size(); i++) {
                     long b = given.get(i).batch();
-                    if (b <= total) {
-                        applied.add(i == 0 && b == 0 ? 0L : Math.max(1, b));
+                    long at = i == 0 && b == 0 ? 0L : Math.max(1, b); // a run of no batch applies none past the start
+                    if (at <= total) {
+                        applied.add(at);
                     }
                 }
                 assertThat(log.stream().skip(given.isEmpty() || given.getFirst().batch() != 0 ? 1 : 0)
-                        .map(TuningDecision::batch).toList()).as("trial %d", t).isEqualTo(applied);
-                if (!log.isEmpty() && !given.isEmpty() && given.getLast().batch() <= total) {
+                        .map(TuningDecision::batch).toList()).as("trial %d: %s under %s", t, trial, given).isEqualTo(applied);
+                if (!log.isEmpty() && !given.isEmpty()
+                        && Math.max(given.size() == 1 ? 0 : 1, given.getLast().batch()) <= total) {
                     TuningDecision last = given.getLast();
                     assertThat(tuned.stats().workers()).isEqualTo(last.workers());
                     assertThat(tuned.stats().prefetch()).isEqualTo(last.prefetch());
+                    if (last.ioConcurrency() > 0) {
+                        assertThat(tuned.stats().ioConcurrency()).isEqualTo(Math.min(MOST_IO, last.ioConcurrency()));
+                    }
                 }
+                assertThat(log).allSatisfy(d -> assertThat(d.ioConcurrency())
+                        .isBetween(trial.io() ? 1 : 0, trial.io() ? MOST_IO : 0));
             }
         }
     }
@@ -176,7 +194,7 @@ class AutotuneInvarianceTest {
     @Timeout(60)
     void aPassThatGoesDownToZeroWorkersEndsWithTheSameBatches() {
         for (int t = 0; t < 20; t++) {
-            Trial trial = new Trial(false, 60 + t, 3, 3, false, t);
+            Trial trial = new Trial(false, 60 + t, 3, 3, false, t, t % 2 == 1);
             List<String> expected;
             try (DataLoader<long[]> fixed = trial.fixed(2)) {
                 expected = run(fixed);

@@ -8,6 +8,7 @@ import dev.stoker.data.FillableStreamingDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
 import dev.stoker.data.SampleStream;
+import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
@@ -17,6 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The live controller end to end: it adds workers for a consumer that waits, and holds a tight budget. */
 class AutotuneLiveTest {
@@ -170,6 +172,67 @@ class AutotuneLiveTest {
         try (DataLoader<Long> loader = DataLoader.builder(stream).batchSize(4)
                 .autotune(Autotune.budget(5 * batchBytes).maxWorkers(4)).build()) {
             assertThat(loader.numWorkers()).isEqualTo(4);
+        }
+    }
+
+    /** The collate path's stream: {@code n} samples (worker w reads w, w + W, ...), each {@code floats} floats, slow. */
+    private record SlowCollatedStream(long n, int floats) implements StreamingDataset<float[]> {
+        @Override
+        public SampleStream<float[]> open(WorkerContext ctx) {
+            if (ctx.globalWorkerId() == 0) {
+                LockSupport.parkNanos(50_000_000); // lane 0 starts last: the others' batches come first
+            }
+            return SampleStream.of(LongStream.iterate(ctx.globalWorkerId(), i -> i < n, i -> i + ctx.globalWorkers())
+                    .peek(i -> LockSupport.parkNanos(200_000)).mapToObj(i -> {
+                        float[] x = new float[floats];
+                        x[0] = i;
+                        return x;
+                    }).iterator());
+        }
+    }
+
+    private static List<Float> firsts(DataLoader<float[]> loader, int epochs) {
+        List<Float> out = new ArrayList<>();
+        for (int epoch = 0; epoch < epochs; epoch++) {
+            for (Batch b : loader) {
+                try (b) {
+                    out.add(b.tensor().getFloat(0));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * On the collate path a batch's bytes come with the first batch, too late to choose the lanes
+     * by (they decide the batches): the lanes stay, and the batches they hold at once are bounded
+     * by the budget, taken in turn, so that the lane the consumer waits for always finds memory.
+     */
+    @Test
+    @Timeout(20) // without the bound: three lanes hold the budget's memory, and the one awaited waits for it
+    void aTightBudgetBoundsTheBatchesAStreamsLanesHoldOnTheCollatePath() {
+        int floats = 16 * 1024; // 64 KiB a sample, 256 KiB a batch of 4
+        long batchBytes = 4L * floats * Float.BYTES;
+        long budget = 3 * batchBytes; // the consumer's batch and two in flight, of four lanes
+        SlowCollatedStream stream = new SlowCollatedStream(160, floats);
+        List<Float> expected;
+        try (DataLoader<float[]> fixed = DataLoader.builder(stream).batchSize(4).numWorkers(4).build()) {
+            expected = firsts(fixed, 2);
+        }
+        // four workers at once from the start: lanes 1 to 3 would take the three batches' memory before lane 0
+        try (DataLoader<float[]> loader = DataLoader.builder(stream).batchSize(4).autotune(Autotune.budget(budget)
+                .maxWorkers(4).maxPrefetch(4).replaying(List.of(TuningDecision.given(0, 4, 1)))).build()) {
+            assertThat(loader.numWorkers()).isEqualTo(4); // the lanes stay: the batches are those of 4 workers
+            assertThat(firsts(loader, 2)).isEqualTo(expected).hasSize(2 * 40);
+            assertThat(loader.pool().peakReservedBytes()).isLessThanOrEqualTo(budget);
+        }
+        try (DataLoader<float[]> loader = DataLoader.builder(stream).batchSize(4)
+                .autotune(Autotune.budget(budget).maxWorkers(4).maxPrefetch(4)).build()) {
+            assertThat(firsts(loader, 2)).isEqualTo(expected);
+            assertThat(loader.pool().peakReservedBytes()).isLessThanOrEqualTo(budget);
+            assertThat(loader.pool().lentBytes()).isZero();
+            // prefetch that could add no batch in flight was never asked for
+            assertThat(loader.tuningLog()).allMatch(d -> d.prefetch() == 1);
         }
     }
 

@@ -139,4 +139,84 @@ class TuningPolicyTest {
         assertThat(p.next(new Settings(1, 1), new Signals(0.5, UNKNOWN, UNKNOWN, -1)))
                 .isEqualTo(new Change(new Settings(2, 1), Reason.CONSUMER_WAITS));
     }
+
+    /** A policy in the I/O mode: 8 lanes, up to {@code maxIo} fetches at once, batches of 16. */
+    private static TuningPolicy ioPolicy(int maxIo, long budget) {
+        return new TuningPolicy(8, 4, budget, 8, (w, p) -> w * p, maxIo, 16);
+    }
+
+    /** The consumer waits {@code share}; the workers used {@code cpu} CPU-seconds per second of loading. */
+    private static Signals waits(double share, double cpu) {
+        return new Signals(share, UNKNOWN, UNKNOWN, MB, cpu);
+    }
+
+    @Test
+    void blockedWorkersGetTwiceTheFetchesAtOnceUpToABatchPerWorkerThenAWorker() {
+        TuningPolicy p = ioPolicy(256, 1L << 40);
+        Settings s = new Settings(1, 1, 1);
+        for (int want : new int[] {2, 4, 8, 16}) { // blocked: 0.05 CPU-s per s of loading
+            Move m = p.next(s, waits(0.5, 0.05));
+            assertThat(m).isEqualTo(new Change(new Settings(1, 1, want), Reason.WAITS_ON_IO));
+            s = apply(s, m);
+        }
+        // 16 is every sample of the one batch a worker makes: more fetches could never run, so a worker
+        assertThat(p.next(s, waits(0.5, 0.05))).isEqualTo(new Change(new Settings(2, 1, 16), Reason.CONSUMER_WAITS));
+        assertThat(p.next(new Settings(2, 1, 16), waits(0.5, 0.05)))
+                .isEqualTo(new Change(new Settings(2, 1, 32), Reason.WAITS_ON_IO));
+    }
+
+    @Test
+    void computingWorkersOrAnUnknownCpuGetWorkersAsWithoutTheIoMode() {
+        TuningPolicy p = ioPolicy(256, 1L << 40);
+        assertThat(p.next(new Settings(1, 1, 4), waits(0.5, 0.95)))
+                .isEqualTo(new Change(new Settings(2, 1, 4), Reason.CONSUMER_WAITS));
+        assertThat(p.next(new Settings(1, 1, 4), waits(0.5, UNKNOWN)))
+                .isEqualTo(new Change(new Settings(2, 1, 4), Reason.CONSUMER_WAITS));
+        // the loader's ioConcurrency is the most: at it, blocked workers get a worker
+        assertThat(ioPolicy(4, 1L << 40).next(new Settings(1, 1, 4), waits(0.5, 0.05)))
+                .isEqualTo(new Change(new Settings(2, 1, 4), Reason.CONSUMER_WAITS));
+        // at 0 workers a worker comes first: the consumer's thread makes the batches
+        assertThat(p.next(new Settings(0, 1, 1), waits(0.5, 0.05)))
+                .isEqualTo(new Change(new Settings(1, 1, 1), Reason.CONSUMER_WAITS));
+    }
+
+    @Test
+    void anIdleConsumerGivesFetchesBackByQuartersBeforeWorkersAndAStepDownThatMadeItWaitIsTheFloor() {
+        TuningPolicy p = ioPolicy(256, 1L << 40);
+        Settings s = new Settings(2, 1, 32);
+        for (int i = 0; i < TuningPolicy.QUIET_WINDOWS; i++) {
+            s = apply(s, p.next(s, waits(0, 0.05)));
+        }
+        assertThat(s).isEqualTo(new Settings(2, 1, 24));
+        s = apply(s, p.next(s, waits(0.3, 0.05))); // 24 were too few: back up, and never under 32 again
+        assertThat(s).isEqualTo(new Settings(2, 1, 32));
+        assertThat(p.ioFloor()).isEqualTo(32);
+        for (int i = 0; i < 4 * TuningPolicy.QUIET_WINDOWS; i++) {
+            s = apply(s, p.next(s, waits(0, 0.05)));
+        }
+        // the fetches stay at their floor; a worker goes, and with it the room for its batch's fetches
+        assertThat(s.workers()).isEqualTo(1);
+        assertThat(s.io()).isEqualTo(16);
+    }
+
+    @Test
+    void fetchesAtOnceNeverPassTheBudgetOrTheirBoundsWhateverTheSignals() {
+        SplittableRandom r = new SplittableRandom(2207);
+        for (int trial = 0; trial < 200; trial++) {
+            long batch = (1 + r.nextInt(64)) * MB;
+            long budget = batch * (2 + r.nextInt(20));
+            int maxIo = 1 + r.nextInt(100);
+            TuningPolicy p = ioPolicy(maxIo, budget);
+            Settings s = new Settings(1, 1, 1);
+            for (int window = 0; window < 60; window++) {
+                Signals sig = new Signals(r.nextDouble() < 0.7 ? r.nextDouble() : 0, r.nextDouble(),
+                        r.nextDouble() * 0.5, batch, r.nextDouble() < 0.1 ? UNKNOWN : r.nextDouble() * 2);
+                s = apply(s, p.next(s, sig));
+                long inFlight = ((long) s.workers() * s.prefetch() + 1) * batch;
+                assertThat(inFlight).as("trial %d window %d: %s", trial, window, s).isLessThanOrEqualTo(budget);
+                assertThat(s.io()).as("trial %d window %d: %s", trial, window, s)
+                        .isBetween(1, Math.min(maxIo, 16 * Math.max(1, s.workers())));
+            }
+        }
+    }
 }

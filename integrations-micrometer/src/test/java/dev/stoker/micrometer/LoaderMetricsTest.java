@@ -276,17 +276,20 @@ class LoaderMetricsTest {
     @Test
     void theSettingsGaugesFollowTheAutotuner() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        List<TuningDecision> decisions = List.of(TuningDecision.given(0, 1, 1), TuningDecision.given(2, 2, 3));
-        try (DataLoader<long[]> tuned = DataLoader.builder(new Numbers(12, Set.of())).batchSize(4)
+        // in the I/O mode (up to 8 fetches at once), which the autotuner sets too
+        List<TuningDecision> decisions = List.of(TuningDecision.given(0, 1, 1, 2), TuningDecision.given(2, 2, 3, 6));
+        try (DataLoader<long[]> tuned = DataLoader.builder(new Numbers(12, Set.of())).batchSize(4).ioConcurrency(8)
                 .autotune(Autotune.budget(64L << 20).maxWorkers(2).replaying(decisions)).build()) {
             new LoaderMetrics(tuned, TRAIN).bindTo(registry);
             assertThat(gauge(registry, "stoker.workers")).isEqualTo(1);
             assertThat(gauge(registry, "stoker.prefetch.factor")).isEqualTo(1);
+            assertThat(gauge(registry, "stoker.io.concurrency")).isEqualTo(2);
             for (Batch b : tuned) { // 3 batches: the second decision applies after the second
                 b.close();
             }
             assertThat(gauge(registry, "stoker.workers")).isEqualTo(2);
             assertThat(gauge(registry, "stoker.prefetch.factor")).isEqualTo(3);
+            assertThat(gauge(registry, "stoker.io.concurrency")).isEqualTo(6);
             assertThat(tuned.tuningLog()).extracting(TuningDecision::batch).containsExactly(0L, 2L);
         }
     }

@@ -12,12 +12,12 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.Semaphore;
 
 /**
  * The loader's I/O mode ({@code ioConcurrency(c)}): a dataset seen through this fetches the
  * samples of a batch all at once, each {@code get} on a virtual thread of its own, with at most
- * {@code c} fetches under way at once in the whole loader.
+ * {@code c} fetches under way at once in the whole loader ({@link IoLimit}: an autotuned loader
+ * changes {@code c} while it runs).
  *
  * <p>Why this design: a dataset that waits (remote storage, a slow disk, W1's 5 ms sleep) spends
  * its time blocked, not computing, so what sets its speed is how many fetches wait at once. A
@@ -73,14 +73,16 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
     }
 
     private final Dataset<T> dataset;
-    private final Semaphore permits;
+    private final IoLimit permits;
 
     ConcurrentFetchDataset(Dataset<T> dataset, int concurrency) {
-        if (concurrency < 1) {
-            throw new IllegalArgumentException("ioConcurrency must be positive, not " + concurrency);
-        }
+        this.permits = IoLimit.of(concurrency);
         this.dataset = dataset;
-        this.permits = new Semaphore(concurrency, true);
+    }
+
+    /** The fetches at once, which an autotuner may change while the loader runs. */
+    final IoLimit limit() {
+        return permits;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.stoker.loader.engine;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,8 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * holds never depends on the tuning. What changes is how many lanes may make a batch at once
  * ({@link #workers()}, a fair {@link Throttle}) and how many batches may be made ahead
  * ({@link #prefetch()}: per lane, and for map-style passes {@code workers x prefetch} in all,
- * by position, see {@link ResultBoard}). Timing changes; the batches, their order and the
- * loader's state do not.
+ * by position, see {@link ResultBoard}). In the I/O mode it also sets how many samples are
+ * fetched at once ({@link #ioConcurrency()}, an {@link IoLimit}). Timing changes; the batches,
+ * their order and the loader's state do not.
  *
  * <p>The consumer's side ({@link #taken}) counts the batches taken and the time waited for
  * them, and every so often hands the window to the {@link Tuner}: the controller runs on that
@@ -47,6 +49,9 @@ public final class LiveSettings {
     private final Tuner tuner; // null: fixed settings
     private final Throttle throttle; // null: fixed settings
     private final Set<ResultBoard> boards = ConcurrentHashMap.newKeySet();
+    private final IoLimit io; // null: no I/O mode, or fixed settings
+    private final int ioMost; // the I/O mode's configured ioConcurrency: the most the tuner may set
+    private volatile IntSupplier streamWindow = () -> Integer.MAX_VALUE;
     private volatile int workers;
     private volatile int prefetch;
     // the consumer's window: its thread alone
@@ -55,10 +60,15 @@ public final class LiveSettings {
     private long windowWait;
     private long windowStart;
 
-    private LiveSettings(int lanes, int fewest, int workers, int prefetch, Tuner tuner) {
+    private LiveSettings(int lanes, int fewest, int workers, int prefetch, Tuner tuner, IoLimit io, int ioStart) {
         if (lanes < 1 || workers < fewest || workers > lanes || prefetch < 1) {
             throw new IllegalArgumentException("live settings need " + fewest + " <= workers <= lanes and prefetch >= 1,"
                     + " not " + workers + " of " + lanes + " lanes, prefetch " + prefetch);
+        }
+        this.io = io;
+        this.ioMost = io == null ? 0 : io.size();
+        if (io != null) {
+            io.resize(Math.clamp(ioStart, 1, ioMost));
         }
         this.lanes = lanes;
         this.fewest = fewest;
@@ -70,7 +80,7 @@ public final class LiveSettings {
 
     /** Settings that never change: {@code workers} threads, each {@code prefetch} batches ahead. */
     public static LiveSettings fixed(int workers, int prefetch) {
-        return new LiveSettings(workers, 1, workers, prefetch, null);
+        return new LiveSettings(workers, 1, workers, prefetch, null, null, 0);
     }
 
     /**
@@ -79,10 +89,20 @@ public final class LiveSettings {
      * each batch it waits for: a map-style pass in order only).
      */
     public static LiveSettings tuned(int lanes, int workers, int prefetch, Tuner tuner, boolean consumerMayMake) {
+        return tuned(lanes, workers, prefetch, tuner, consumerMayMake, null, 0);
+    }
+
+    /**
+     * Tuned settings that also set the I/O mode's fetches at once: {@code io} (its size now is the
+     * most the tuner may set) starts at {@code ioStart}, clamped to {@code 1..}that most; a null
+     * {@code io} is no I/O mode.
+     */
+    public static LiveSettings tuned(int lanes, int workers, int prefetch, Tuner tuner, boolean consumerMayMake,
+                                     IoLimit io, int ioStart) {
         if (tuner == null) {
             throw new IllegalArgumentException("tuned settings need a tuner");
         }
-        return new LiveSettings(lanes, consumerMayMake ? 0 : 1, workers, prefetch, tuner);
+        return new LiveSettings(lanes, consumerMayMake ? 0 : 1, workers, prefetch, tuner, io, ioStart);
     }
 
     /** Whether the workers may be 0, the consumer's thread making the batches (see {@link #tuned}). */
@@ -105,6 +125,16 @@ public final class LiveSettings {
         return prefetch;
     }
 
+    /** Fetches at once of the I/O mode now; 0 where the tuner does not set them (no I/O mode, or fixed settings). */
+    public int ioConcurrency() {
+        return io == null ? 0 : io.size();
+    }
+
+    /** The most fetches at once the tuner may set: the loader's {@code ioConcurrency}; 0 without the I/O mode. */
+    public int ioMost() {
+        return ioMost;
+    }
+
     /** Whether a tuner changes these settings. */
     public boolean tuned() {
         return tuner != null;
@@ -121,15 +151,47 @@ public final class LiveSettings {
      * starts.
      */
     public synchronized void apply(int newWorkers, int newPrefetch) {
+        apply(newWorkers, newPrefetch, 0);
+    }
+
+    /**
+     * As {@link #apply(int, int)}, and the I/O mode's fetches at once, clamped to
+     * {@code 1..}{@link #ioMost()} (0 keeps them; ignored without the I/O mode): fetches under way
+     * finish, so fewer take effect as they end. Never blocks.
+     */
+    public synchronized void apply(int newWorkers, int newPrefetch, int newIo) {
         if (tuner == null) {
             throw new IllegalStateException("these settings are fixed");
         }
         int w = Math.clamp(newWorkers, fewest, lanes);
         int p = Math.max(1, newPrefetch);
+        if (io != null && newIo > 0) {
+            io.resize(Math.min(newIo, ioMost));
+        }
         throttle.resize(w);
         workers = w;
         prefetch = p;
         boards.forEach(ResultBoard::wake); // more room may let a waiting worker start
+    }
+
+    /**
+     * Bounds the batches a streaming pass's lanes hold at once (made or being made, not yet taken)
+     * by {@code batches}, asked each time a lane would start one: the most that fit the memory
+     * budget beside the consumer's, or 0 while a batch's bytes are not known (then one at a time,
+     * in turn, until the first batch is made), or {@link Integer#MAX_VALUE} for no bound. Taken
+     * in turn order, so the batch the consumer waits for is always among them ({@link ResultBoard}).
+     * Tuned settings only; set before the first pass.
+     */
+    public void boundStreamBatches(IntSupplier batches) {
+        if (tuner == null) {
+            throw new IllegalStateException("these settings are fixed");
+        }
+        this.streamWindow = batches;
+    }
+
+    /** The batches a streaming pass's lanes may hold at once now (see {@link #boundStreamBatches}); 0 unknown. */
+    int streamWindow() {
+        return streamWindow.getAsInt();
     }
 
     /** Batches a map-style pass may have made or be making ahead of the consumer, in all. */

@@ -122,6 +122,12 @@ public final class MapSource<T> implements Source<T> {
     }
 
     @Override
+    public Optional<IoLimit> ioLimit() {
+        return batches.recipe().dataset() instanceof ConcurrentFetchDataset<T> io ? Optional.of(io.limit())
+                : Optional.empty();
+    }
+
+    @Override
     public String describe() {
         return batches.batchSampler().toString();
     }

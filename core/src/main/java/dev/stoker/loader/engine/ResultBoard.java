@@ -26,6 +26,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * results taken, so that the batches in flight stay under the tuned bound whatever the number of
  * lanes. The batch the consumer waits for is always inside that window, so the window cannot
  * hold the pass up.
+ *
+ * <p>A tuned stream's lanes hold at most {@link LiveSettings#streamWindow()} batches at once, by
+ * turn: a lane may start its next batch only while that batch is fewer than the window places
+ * after the consumer's next take (in order; out of order, while the lanes hold fewer than the
+ * window in all). Every lane reads its own stream and holds a batch ahead whatever the tuner
+ * does, so without it, lanes whose batches do not all fit the memory budget take the pool's
+ * memory for batches the consumer wants later, and the lane it waits for finds none.
  */
 final class ResultBoard {
     /** No result came within the timeout; {@code worker} is the one awaited, or -1 for any. */
@@ -52,6 +59,7 @@ final class ResultBoard {
     private final LiveSettings live;
     private final boolean inOrder;
     private int cursor;
+    private boolean sizeAwaited; // a stream lane waits for the first batch's bytes, known once one is made
     private long taken; // results taken in this pass
     private volatile int ready; // results left and not taken: written under the lock, read by anyone
     private boolean closed;
@@ -107,7 +115,8 @@ final class ResultBoard {
         }
         lock.lockInterruptibly();
         try {
-            while (!closed && (held[w] >= live.prefetch() || position >= 0 && position - taken >= live.window())) {
+            while (!closed && (held[w] >= live.prefetch() || position >= 0 && position - taken >= live.window()
+                    || position < 0 && streamFull(w))) {
                 if (position >= 0 && position < taken) {
                     return false;
                 }
@@ -121,6 +130,43 @@ final class ResultBoard {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Whether stream lane {@code w}'s next batch would pass the stream window: in order, when it
+     * would come the window or more places after the consumer's next take (the lanes still to
+     * deliver, from the cursor, then {@code held[w]} rounds of them); out of order, when the
+     * lanes hold the window already. Under the lock.
+     */
+    private boolean streamFull(int w) {
+        int window = live.streamWindow();
+        if (window == Integer.MAX_VALUE) {
+            return false;
+        }
+        if (window <= 0) { // a batch's bytes not known yet: one at a time until one is made
+            sizeAwaited = true;
+            window = 1;
+        }
+        int n = queues.length;
+        if (!inOrder) {
+            long holding = 0;
+            for (int h : held) {
+                holding += h;
+            }
+            return holding >= window;
+        }
+        int running = 0;
+        int before = 0;
+        for (int i = 0; i < n; i++) {
+            int v = (cursor + i) % n;
+            if (v == w) {
+                before = running;
+            }
+            if (!ended[v] || !queues[v].isEmpty()) {
+                running++;
+            }
+        }
+        return before + (long) held[w] * running >= window;
     }
 
     /** Whether the consumer has taken {@code position} (for a worker's own position: made it itself). */
@@ -203,6 +249,10 @@ final class ResultBoard {
                 queues[w].add(result);
                 ready++; // under the lock: the only writers hold it
                 changed.signalAll();
+                if (sizeAwaited) { // the first batch's bytes are known now: the stream window opens
+                    sizeAwaited = false;
+                    wakeAll();
+                }
                 return true;
             }
         } finally {
@@ -218,6 +268,9 @@ final class ResultBoard {
         try {
             ended[w] = true;
             changed.signalAll();
+            if (slots == null) {
+                wakeAll(); // one lane fewer in turn: a stream lane's next batch comes sooner
+            }
         } finally {
             lock.unlock();
         }

@@ -60,6 +60,14 @@ public sealed interface Source<T> permits MapSource, StreamSource {
     /** The layout batches are filled by; empty on the collate path. */
     Optional<SampleLayout> fillLayout();
 
+    /**
+     * The fetches at once of the loader's I/O mode, where it applies (a map-style dataset that
+     * keeps the default per-sample loop, with {@code ioConcurrency > 0}); empty otherwise.
+     */
+    default Optional<IoLimit> ioLimit() {
+        return Optional.empty();
+    }
+
     /** What the loader reads and how, for its {@code toString}. */
     String describe();
 }

@@ -45,12 +45,12 @@ public final class StatsCounters {
      * The counters now, with the fetch and collate times of {@code times}, the loader's clock's,
      * and the worker settings in force.
      */
-    public LoaderStats snapshot(StageTimes times, int workers, int prefetch, int tuningChanges) {
+    public LoaderStats snapshot(StageTimes times, int workers, int prefetch, int ioConcurrency, int tuningChanges) {
         List<SkippedSample> last;
         synchronized (lastSkipped) {
             last = List.copyOf(lastSkipped);
         }
         return new LoaderStats(batches.sum(), samples.sum(), failed.sum(), times.nanos(Stage.FETCH),
-                times.nanos(Stage.COLLATE), skipped.get(), last, workers, prefetch, tuningChanges);
+                times.nanos(Stage.COLLATE), skipped.get(), last, workers, prefetch, tuningChanges, ioConcurrency);
     }
 }
