@@ -75,6 +75,8 @@ public final class PackedDataset implements Dataset<PackedRow> {
     private final long realTokens;
     private final String description;
     private final AtomicReferenceArray<PlannedWindow> planned = new AtomicReferenceArray<>(CACHED_WINDOWS);
+    /** Each filling thread's row of the four fields, {@code 4 * maxLength} values (see {@link #fill}). */
+    private final ThreadLocal<long[]> rowScratch;
 
     private record PlannedWindow(int window, Segment[][] rows) {
     }
@@ -103,6 +105,7 @@ public final class PackedDataset implements Dataset<PackedRow> {
         this.lengths = b.lengths.clone();
         this.promptLengths = b.promptLengths == null ? null : b.promptLengths.clone();
         this.maxLength = b.maxLength;
+        this.rowScratch = ThreadLocal.withInitial(() -> new long[Math.multiplyExact(4, b.maxLength)]);
         this.ignoreIndex = b.ignoreIndex;
         this.padTokenId = b.padTokenId;
         this.maskBoundaries = b.maskBoundaries;
@@ -259,30 +262,42 @@ public final class PackedDataset implements Dataset<PackedRow> {
             wanted[k] = segments[k].example();
         }
         List<int[]> tokens = examples.getBatch(wanted);
+        // the row is written on the heap, then copied in four bulk copies: four writes into the
+        // batch's shared memory per token checked the memory's liveness each time (13% of W9's fill)
+        long[] row = rowScratch.get();
+        int n = maxLength;
         int at = 0;
         for (int k = 0; k < segments.length; k++) {
             Segment s = segments[k];
             int e = (int) s.example();
             int[] ids = checked(tokens.get(k), s, e);
             int prompt = promptLengths == null ? 0 : promptLengths[e];
+            if (s.length() > n - at) { // the plan fits rows by construction; the heap row would not say so
+                throw new IllegalStateException("row " + index + " of " + description + " plans more than "
+                        + n + " tokens");
+            }
             for (int t = 0; t < s.length(); t++) {
                 int p = s.offset() + t;
-                long o = (long) (at + t) * Long.BYTES;
-                inputIds.set(I64, o, ids[p]);
+                int i = at + t;
+                row[i] = ids[p];
                 boolean ignored = p < prompt || (maskBoundaries && t == 0);
-                labels.set(I64, o, ignored ? ignoreIndex : ids[p]);
-                positionIds.set(I64, o, t);
-                attentionMask.set(I64, o, 1);
+                row[n + i] = ignored ? ignoreIndex : ids[p];
+                row[2 * n + i] = t;
+                row[3 * n + i] = 1;
             }
             at += s.length();
         }
-        for (int t = 0; at + t < maxLength; t++) {
-            long o = (long) (at + t) * Long.BYTES;
-            inputIds.set(I64, o, padTokenId);
-            labels.set(I64, o, ignoreIndex);
-            positionIds.set(I64, o, t);
-            attentionMask.set(I64, o, 0);
+        for (int t = 0; at + t < n; t++) {
+            int i = at + t;
+            row[i] = padTokenId;
+            row[n + i] = ignoreIndex;
+            row[2 * n + i] = t;
+            row[3 * n + i] = 0;
         }
+        MemorySegment.copy(row, 0, inputIds, I64, 0, n);
+        MemorySegment.copy(row, n, labels, I64, 0, n);
+        MemorySegment.copy(row, 2 * n, positionIds, I64, 0, n);
+        MemorySegment.copy(row, 3 * n, attentionMask, I64, 0, n);
     }
 
     /**

@@ -46,7 +46,8 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
     private final boolean readAhead;
 
     private ParquetDataset(Builder b) {
-        this.source = new ParquetSource(b.files, b.columns, b.decodeThreads, b.maxRowGroupRows, b.maxRowGroupBytes);
+        this.source = new ParquetSource(b.files, b.columns, b.decodeThreads, b.maxRowGroupRows, b.maxRowGroupBytes,
+                b.decodeBatchRows);
         this.cache = new RowGroupCache(b.cacheRowGroups);
         this.readAhead = b.readAhead;
         this.columns = List.of(source.columns());
@@ -200,6 +201,7 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         private boolean readAhead = true;
         private long maxRowGroupRows = 1L << 26;
         private long maxRowGroupBytes = Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
+        private int decodeBatchRows = RowGroupDecoder.BATCH_ROWS;
 
         private Builder(List<Path> files) {
             this.files = new ArrayList<>(files);
@@ -248,6 +250,12 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         /** The most bytes one row group's projected columns may decode to (1 GiB or a quarter of the heap). */
         public Builder maxRowGroupBytes(long bytes) {
             this.maxRowGroupBytes = bytes;
+            return this;
+        }
+
+        /** Rows per batch a row group is decoded in; tests set a few, so that every row group takes many. */
+        Builder decodeBatchRows(int rows) {
+            this.decodeBatchRows = rows;
             return this;
         }
 

@@ -46,11 +46,22 @@ final class ParquetSource implements AutoCloseable {
     /** groups + 1 entries: the dataset-wide first row of each group, then the dataset's size. */
     private final long[] groupStarts;
     private final long maxGroupBytes;
+    /** Rows per batch Hardwood decodes a row group in ({@link RowGroupDecoder#BATCH_ROWS}; tests use fewer). */
+    private final int batchRows;
     private volatile boolean closed;
     /** Read-aheads running now: {@link #close} waits for them before it closes the readers under them. */
     private final Set<CompletableFuture<RowGroupData>> aheads = ConcurrentHashMap.newKeySet();
 
     ParquetSource(List<Path> paths, List<String> names, int decodeThreads, long maxGroupRows, long maxGroupBytes) {
+        this(paths, names, decodeThreads, maxGroupRows, maxGroupBytes, RowGroupDecoder.BATCH_ROWS);
+    }
+
+    ParquetSource(List<Path> paths, List<String> names, int decodeThreads, long maxGroupRows, long maxGroupBytes,
+            int batchRows) {
+        if (batchRows < 1) {
+            throw new IllegalArgumentException("decode at least 1 row per batch, not " + batchRows);
+        }
+        this.batchRows = batchRows;
         if (paths.isEmpty()) {
             throw new IllegalArgumentException("a Parquet dataset needs at least one file");
         }
@@ -280,24 +291,17 @@ final class ParquetSource implements AutoCloseable {
             throw new ParquetFormatException(where(group) + ": its column chunks' sizes cannot be read: " + e, e);
         }
         RowGroupDecoder.Builder[] builders = new RowGroupDecoder.Builder[columns.length];
-        ColumnReaders[] open = new ColumnReaders[columns.length];
-        try {
-            // one reader per column, each asked for the whole row group in one batch: a list column's
-            // batch is sized by its value count (checked against the decode budget above), so Hardwood
-            // allocates its arrays once instead of doubling them from the row count up; all are built
-            // (and so start decoding) before the first is drained
-            for (int c = 0; c < columns.length; c++) {
-                builders[c] = new RowGroupDecoder.Builder(columns[c], rows);
-                int batch = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(Math.max(1, rows), values[c]));
-                open[c] = reader.buildColumnReaders(ColumnProjection.columns(columns[c].path()))
-                        .filter(RowGroupPredicate.byteRange(groupBytes[2 * group], groupBytes[2 * group + 1]))
-                        .batchSize(batch).build();
-            }
-            DecodedColumn[] decoded = new DecodedColumn[columns.length];
-            for (int c = 0; c < columns.length; c++) {
-                decoded[c] = RowGroupDecoder.readAll(open[c], builders[c]);
-            }
-            return new RowGroupData(group, decoded);
+        String[] paths = new String[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            builders[c] = new RowGroupDecoder.Builder(columns[c], rows, values[c]);
+            paths[c] = columns[c].path();
+        }
+        // one reader of every projected column, in batches: see RowGroupDecoder for why
+        try (ColumnReaders open = reader.buildColumnReaders(
+                ColumnProjection.columns(Arrays.stream(paths).distinct().toArray(String[]::new)))
+                .filter(RowGroupPredicate.byteRange(groupBytes[2 * group], groupBytes[2 * group + 1]))
+                .batchSize(Math.max(1, Math.min(rows, batchRows))).build()) {
+            return new RowGroupData(group, RowGroupDecoder.readAll(open, builders));
         } catch (ParquetFormatException e) {
             throw e;
         } catch (OutOfMemoryError e) {
@@ -307,12 +311,6 @@ final class ParquetSource implements AutoCloseable {
         } catch (RuntimeException | StackOverflowError e) {
             // Hardwood's message names the column it was decoding
             throw new ParquetFormatException(where(group) + ": cannot decode: " + e, e);
-        } finally {
-            for (ColumnReaders r : open) {
-                if (r != null) {
-                    r.close();
-                }
-            }
         }
     }
 

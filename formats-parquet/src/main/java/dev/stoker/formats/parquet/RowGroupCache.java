@@ -17,6 +17,11 @@ import java.util.function.IntFunction;
  * while {@code g} is used, as Hardwood's own whole-file reader decodes the next batch while the
  * current one is read. Without it a reader opened per row group would wait for every decode. A
  * shuffled order of row groups rarely misses two neighbours in a row, so it rarely decodes ahead.
+ *
+ * <p>A row group whose decode was refused ({@link ParquetFormatException}) is remembered too, the
+ * last one per thread: its other rows are refused with the same message at once instead of each
+ * decoding it again (a loader that skips bad samples asked a damaged row group of 131,072 rows for
+ * 131,072 decodes).
  */
 final class RowGroupCache {
     /** Reads ahead: decodes a row group in the background. */
@@ -32,6 +37,9 @@ final class RowGroupCache {
         int lastMissed = -1;
         int aheadGroup = -1;
         CompletableFuture<RowGroupData> ahead;
+        /** The last row group whose decode was refused, and why; -1 for none. */
+        int failedGroup = -1;
+        ParquetFormatException failure;
 
         State(int capacity) {
             groups = new LinkedHashMap<>(4, 0.75f, true) {
@@ -67,13 +75,23 @@ final class RowGroupCache {
         if (d != null) {
             return d;
         }
-        if (mine.aheadGroup == group) {
-            CompletableFuture<RowGroupData> f = mine.ahead;
-            mine.ahead = null;
-            mine.aheadGroup = -1;
-            d = join(f);
-        } else {
-            d = decode.apply(group);
+        if (mine.failedGroup == group) {
+            // a fresh exception, so each refusal has its own stack; the message and cause are the decode's
+            throw new ParquetFormatException(mine.failure.getMessage(), mine.failure);
+        }
+        try {
+            if (mine.aheadGroup == group) {
+                CompletableFuture<RowGroupData> f = mine.ahead;
+                mine.ahead = null;
+                mine.aheadGroup = -1;
+                d = join(f);
+            } else {
+                d = decode.apply(group);
+            }
+        } catch (ParquetFormatException e) {
+            mine.failedGroup = group;
+            mine.failure = e;
+            throw e;
         }
         mine.groups.put(group, d);
         boolean sequential = group == mine.lastMissed + 1;

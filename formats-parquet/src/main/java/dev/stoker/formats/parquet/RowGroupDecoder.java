@@ -9,15 +9,28 @@ import java.util.Arrays;
  * Copies what Hardwood decoded for one row group into {@link DecodedColumn}s, checking every count
  * against the row group's own before it is trusted: Hardwood's arrays are row-aligned for flat
  * columns (a null row keeps its slot) and value-aligned, with per-row offsets, for lists.
+ *
+ * <p>A row group is read in batches of a few thousand rows, all projected columns from one
+ * reader: Hardwood then decodes the next batch while this one is copied, and its arrays stay small
+ * enough to stay in cache. (Asked for the whole group in one batch, on one reader per column,
+ * Hardwood sized a list column's values and both its level arrays at twice the value count, about
+ * seven times the values' own size, and overlapped nothing.) Each batch is copied into arrays sized
+ * once, from the value counts the row group's footer claims (checked against the decode budget
+ * before the read starts).
  */
 final class RowGroupDecoder {
+    /** Rows per batch Hardwood decodes (a row group of fewer is one batch). */
+    static final int BATCH_ROWS = 8192;
+
     private RowGroupDecoder() {
     }
 
     /** Appends one decoded batch of {@code reader}'s column to {@code into}. */
     static void append(Builder into, ColumnReader reader, int records) {
         ParquetColumn c = into.column;
-        boolean whole = into.rows == 0 && records == into.expectedRows;
+        if (into.rows > into.expectedRows - records) {
+            throw new IllegalStateException("more rows than the row group's " + into.expectedRows);
+        }
         if (c.kind().isList()) {
             int[] layer = reader.getLayerOffsets(0);
             int values = reader.getValueCount();
@@ -34,8 +47,10 @@ final class RowGroupDecoder {
                 into.offset(first + end);
             }
             Validity rows = reader.getLayerValidity(0);
-            for (int r = 0; r < records; r++) {
-                into.nullRow(rows.isNull(r));
+            if (rows.hasNulls()) {
+                for (int r = 0; r < records; r++) {
+                    into.nullRow(into.rows + r, rows.isNull(r));
+                }
             }
             Validity leaf = reader.getLeafValidity();
             if (leaf.hasNulls()) {
@@ -45,7 +60,7 @@ final class RowGroupDecoder {
                     }
                 }
             }
-            into.values(reader, values, whole);
+            into.values(reader, values);
         } else if (c.kind() == ColumnKind.STRING || c.kind() == ColumnKind.BINARY) {
             int[] offsets = reader.getBinaryOffsets();
             byte[] bytes = reader.getBinaryValues();
@@ -57,29 +72,36 @@ final class RowGroupDecoder {
                 throw new IllegalStateException("binary offsets beyond the " + bytes.length + " decoded bytes");
             }
             Validity valid = reader.getLeafValidity();
+            int base = into.values;
             for (int r = 0; r < records; r++) {
                 if (offsets[r + 1] < offsets[r]) {
                     throw new IllegalStateException("binary offsets out of order at row " + (into.rows + r));
                 }
-                into.offset(into.values + offsets[r + 1]);
-                into.nullRow(valid.isNull(r));
+                into.offset(Math.addExact(base, offsets[r + 1]));
+                into.nullRow(into.rows + r, valid.isNull(r));
             }
-            into.bytes(bytes, end, whole);
+            into.bytes(bytes, end);
         } else {
             Validity valid = reader.getLeafValidity();
-            for (int r = 0; r < records; r++) {
-                into.nullRow(valid.isNull(r));
+            if (valid.hasNulls()) {
+                for (int r = 0; r < records; r++) {
+                    into.nullRow(into.rows + r, valid.isNull(r));
+                }
             }
-            into.values(reader, records, whole);
+            into.values(reader, records);
         }
         into.rows += records;
     }
 
-    /** Accumulates the batches of one column of one row group (one batch in the common case). */
+    /**
+     * Accumulates the batches of one column of one row group, copying each into arrays that are
+     * sized once (Hardwood reuses its own arrays for its next batch).
+     */
     static final class Builder {
         final ParquetColumn column;
         int rows;
         int values;
+        /** The numbers, sized from the row group's claim; grown only if the claim was short. */
         private Object array;
         private byte[] bytes = new byte[0];
         private int[] offsets;
@@ -87,11 +109,17 @@ final class RowGroupDecoder {
         private long[] nullRows;
         private long[] nullElements;
         private final int expectedRows;
-        private int nullFlags;
+        private final int expectedValues;
 
-        Builder(ParquetColumn column, int expectedRows) {
+        /**
+         * @param expectedRows   the row group's rows
+         * @param expectedValues the values its column chunk claims (checked against the decode
+         *                       budget), which sizes the values array of a list column
+         */
+        Builder(ParquetColumn column, int expectedRows, long expectedValues) {
             this.column = column;
             this.expectedRows = expectedRows;
+            this.expectedValues = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(0, expectedValues));
             boolean hasOffsets = column.kind().isList() || !column.kind().isNumeric();
             if (hasOffsets) {
                 offsets = new int[expectedRows + 1];
@@ -106,14 +134,14 @@ final class RowGroupDecoder {
             offsets[offsetCount++] = end;
         }
 
-        void nullRow(boolean isNull) {
-            int at = nullFlags++;   // the rows' flags come in order, one per row
+        /** Marks row {@code at} of the row group null if {@code isNull}. */
+        void nullRow(int at, boolean isNull) {
             if (isNull) {
-                if (nullRows == null) {
-                    nullRows = new long[(expectedRows + 63) >>> 6];
-                }
                 if (at >= expectedRows) {
                     throw new IllegalStateException("more rows than the row group's " + expectedRows);
+                }
+                if (nullRows == null) {
+                    nullRows = new long[(expectedRows + 63) >>> 6];
                 }
                 nullRows[at >>> 6] |= 1L << at;
             }
@@ -127,21 +155,17 @@ final class RowGroupDecoder {
             nullElements[v >>> 6] |= 1L << v;
         }
 
-        void bytes(byte[] batch, int length, boolean whole) {
+        void bytes(byte[] batch, int length) {
             if (length > batch.length) {
                 throw new IllegalStateException(length + " bytes announced, " + batch.length + " decoded");
             }
-            // a row group decoded in one batch keeps Hardwood's array: its reader is closed after this
-            // batch, so nothing writes into it again (a later batch could reuse it: copy then)
-            bytes = whole ? batch : concat(bytes, values, batch, length);
+            bytes = ensure(bytes, values, length);
+            System.arraycopy(batch, 0, bytes, values, length);
             values += length;
         }
 
-        /**
-         * Appends {@code count} decoded numbers. {@code whole}: this batch is the row group's only
-         * one, so Hardwood's array is kept as it is instead of copied (see {@link #bytes}).
-         */
-        void values(ColumnReader reader, int count, boolean whole) {
+        /** Appends {@code count} decoded numbers of this batch. */
+        void values(ColumnReader reader, int count) {
             Object add = switch (column.kind()) {
                 case INT32, INT32_LIST -> reader.getInts();
                 case INT64, INT64_LIST -> reader.getLongs();
@@ -153,8 +177,31 @@ final class RowGroupDecoder {
             if (count > length) {
                 throw new IllegalStateException(count + " values announced, " + length + " decoded");
             }
-            array = whole ? add : concat(array, values, add, count);
+            if (array == null) {
+                array = java.lang.reflect.Array.newInstance(add.getClass().getComponentType(),
+                        column.kind().isList() ? Math.max(expectedValues, count) : expectedRows);
+            }
+            array = ensure(array, values, count);
+            System.arraycopy(add, 0, array, values, count);
             values += count;
+        }
+
+        /**
+         * {@code have}, or a copy twice as long, so that {@code add} more fit after {@code used}: a
+         * list chunk's claimed value count counts its null slots, so it is a bound, not the count,
+         * and a claim that was short only costs copies here (what was decoded is within the budget).
+         */
+        private static <A> A ensure(A have, int used, int add) {
+            int length = java.lang.reflect.Array.getLength(have);
+            int need = Math.addExact(used, add);
+            if (need <= length) {
+                return have;
+            }
+            @SuppressWarnings("unchecked")
+            A out = (A) java.lang.reflect.Array.newInstance(have.getClass().getComponentType(),
+                    (int) Math.min(Integer.MAX_VALUE - 8, Math.max(need, 2L * length)));
+            System.arraycopy(have, 0, out, 0, used);
+            return out;
         }
 
         DecodedColumn build() {
@@ -172,28 +219,27 @@ final class RowGroupDecoder {
             return new DecodedColumn(column, rows, array, offsets == null ? null : bytes, offsets, nullRows,
                     nullElements);
         }
-
-        /** {@code have[0, used)} followed by {@code add[0, count)}, in a fresh array (Hardwood reuses its own). */
-        private static <A> A concat(Object have, int used, A add, int count) {
-            int length = java.lang.reflect.Array.getLength(add);
-            if (count > length) {
-                throw new IllegalStateException(count + " values announced, " + length + " decoded");
-            }
-            @SuppressWarnings("unchecked")
-            A out = (A) java.lang.reflect.Array.newInstance(add.getClass().getComponentType(), Math.addExact(used, count));
-            if (have != null) {
-                System.arraycopy(have, 0, out, 0, used);
-            }
-            System.arraycopy(add, 0, out, used, count);
-            return out;
-        }
     }
 
-    /** Reads every batch of {@code readers}, a reader of {@code builder}'s column alone, into one {@link DecodedColumn}. */
-    static DecodedColumn readAll(ColumnReaders readers, Builder builder) {
-        while (readers.nextBatch()) {
-            append(builder, readers.getColumnReader(builder.column.path()), readers.getRecordCount());
+    /**
+     * Reads every batch of {@code readers}, one reader of all of {@code builders}' columns, into one
+     * {@link DecodedColumn} per column.
+     */
+    static DecodedColumn[] readAll(ColumnReaders readers, Builder[] builders) {
+        ColumnReader[] each = new ColumnReader[builders.length];
+        for (int c = 0; c < builders.length; c++) {
+            each[c] = readers.getColumnReader(builders[c].column.path());
         }
-        return builder.build();
+        while (readers.nextBatch()) {
+            int records = readers.getRecordCount();
+            for (int c = 0; c < builders.length; c++) {
+                append(builders[c], each[c], records);
+            }
+        }
+        DecodedColumn[] out = new DecodedColumn[builders.length];
+        for (int c = 0; c < builders.length; c++) {
+            out[c] = builders[c].build();
+        }
+        return out;
     }
 }

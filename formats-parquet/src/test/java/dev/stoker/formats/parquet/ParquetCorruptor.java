@@ -1,5 +1,8 @@
 package dev.stoker.formats.parquet;
 
+import dev.hardwood.InputFile;
+import dev.hardwood.metadata.ColumnChunk;
+import dev.hardwood.reader.ParquetFileReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,8 +12,9 @@ import java.util.Random;
 
 /**
  * Damages a Parquet file in place, seeded: flipped bytes anywhere, bytes of the footer (the Thrift
- * metadata, where sizes and offsets live) overwritten or set to huge values, or the file cut short.
- * Returns what it did, for the case's log line.
+ * metadata, where sizes and offsets live) overwritten or set to huge values, the first page header
+ * of a column chunk (where a page's compressed and uncompressed sizes live) given a huge size or a
+ * flipped byte, or the file cut short. Returns what it did, for the case's log line.
  */
 final class ParquetCorruptor {
     private ParquetCorruptor() {
@@ -22,7 +26,9 @@ final class ParquetCorruptor {
         int footerLength = ByteBuffer.wrap(b, b.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
         int footerStart = Math.max(4, b.length - 8 - footerLength);
         String what;
-        switch (r.nextInt(6)) {
+        // every seventh seed damages a page header; the others keep the damage they always had
+        // (tests pin fuzz cases by seed)
+        switch (Math.floorMod(seed, 7) == 5 ? 6 : r.nextInt(6)) {
             case 0 -> {
                 int n = 1 + r.nextInt(8);
                 for (int k = 0; k < n; k++) {
@@ -52,6 +58,22 @@ final class ParquetCorruptor {
                 }
                 what = "overwrite " + n + " data bytes at " + at;
             }
+            case 6 -> {
+                // a page header opens with its type, then its uncompressed and compressed sizes (Thrift
+                // compact i32 varints, the first at byte 3): a size of 2^30 there, or one byte flipped
+                long[] starts = chunkStarts(file);
+                int at = (int) starts[r.nextInt(starts.length)];
+                if (r.nextBoolean()) {
+                    at += r.nextBoolean() ? 3 : 2 + r.nextInt(6);
+                    byte[] huge = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x08};
+                    System.arraycopy(huge, 0, b, at, huge.length);
+                    what = "page header size 2^30 at " + at;
+                } else {
+                    at += r.nextInt(16);
+                    b[at] ^= (byte) (1 + r.nextInt(255));
+                    what = "flip page header byte at " + at;
+                }
+            }
             default -> {
                 int keep = r.nextInt(b.length);
                 byte[] cut = new byte[keep];
@@ -62,5 +84,13 @@ final class ParquetCorruptor {
         }
         Files.write(file, b);
         return what;
+    }
+
+    /** Where each column chunk of the undamaged {@code file} starts (its first page header). */
+    private static long[] chunkStarts(Path file) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(InputFile.of(file))) {
+            return reader.getFileMetaData().rowGroups().stream().flatMap(g -> g.columns().stream())
+                    .mapToLong(ColumnChunk::chunkStartOffset).toArray();
+        }
     }
 }

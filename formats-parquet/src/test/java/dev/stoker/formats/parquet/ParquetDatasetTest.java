@@ -21,29 +21,45 @@ class ParquetDatasetTest {
     @FieldSource("FILES")
     void everyCodecAndEncodingReadsEveryValue(String name) {
         try (ParquetDataset ds = ParquetDataset.open(ParquetFixtures.file(name))) {
-            assertThat(ds.size()).isEqualTo(ROWS);
-            assertThat(ds.rowGroups()).isEqualTo(8);
-            for (long i = 0; i < ROWS; i++) {
-                ParquetRow r = ds.get(i);
-                assertThat(r.getLong("id")).isEqualTo(i);
-                assertThat(r.getDouble("x")).isEqualTo(i * 0.5);
-                assertThat(r.getDouble("f")).isEqualTo(i * 0.25);
-                assertThat(r.getLong("n")).isEqualTo(i * 3 - 7);
-                assertThat(r.getLong("label")).isEqualTo(i % 10);
-                String text = ParquetFixtures.text(i);
-                assertThat(r.isNull("text")).isEqualTo(text == null);
-                if (text != null) {
-                    assertThat(r.getString("text")).isEqualTo(text);
-                }
-                assertThat(r.getBytes("blob")).containsExactly(ParquetFixtures.blob(i));
-                int[] tokens = ParquetFixtures.tokens(i);
-                assertThat(r.isNull("tokens")).isEqualTo(tokens == null);
-                if (tokens != null) {
-                    assertThat(r.getIntList("tokens")).containsExactly(tokens);
-                }
-                assertThat(r.getIntList("window")).containsExactly(ParquetFixtures.window(i));
-                assertThat(r.index()).isEqualTo(i);
+            assertEveryValue(ds);
+        }
+    }
+
+    /**
+     * A row group decoded in batches of 7 rows (its 128 rows in 19, the last short): every value
+     * lands at its row, nulls, lists and strings across batch boundaries included.
+     */
+    @ParameterizedTest
+    @FieldSource("FILES")
+    void aRowGroupDecodedInManyBatchesReadsEveryValue(String name) {
+        try (ParquetDataset ds = ParquetDataset.builder(ParquetFixtures.file(name)).decodeBatchRows(7).build()) {
+            assertEveryValue(ds);
+        }
+    }
+
+    private static void assertEveryValue(ParquetDataset ds) {
+        assertThat(ds.size()).isEqualTo(ROWS);
+        assertThat(ds.rowGroups()).isEqualTo(8);
+        for (long i = 0; i < ROWS; i++) {
+            ParquetRow r = ds.get(i);
+            assertThat(r.getLong("id")).isEqualTo(i);
+            assertThat(r.getDouble("x")).isEqualTo(i * 0.5);
+            assertThat(r.getDouble("f")).isEqualTo(i * 0.25);
+            assertThat(r.getLong("n")).isEqualTo(i * 3 - 7);
+            assertThat(r.getLong("label")).isEqualTo(i % 10);
+            String text = ParquetFixtures.text(i);
+            assertThat(r.isNull("text")).isEqualTo(text == null);
+            if (text != null) {
+                assertThat(r.getString("text")).isEqualTo(text);
             }
+            assertThat(r.getBytes("blob")).containsExactly(ParquetFixtures.blob(i));
+            int[] tokens = ParquetFixtures.tokens(i);
+            assertThat(r.isNull("tokens")).isEqualTo(tokens == null);
+            if (tokens != null) {
+                assertThat(r.getIntList("tokens")).containsExactly(tokens);
+            }
+            assertThat(r.getIntList("window")).containsExactly(ParquetFixtures.window(i));
+            assertThat(r.index()).isEqualTo(i);
         }
     }
 

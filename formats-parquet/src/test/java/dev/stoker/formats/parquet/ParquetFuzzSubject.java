@@ -12,7 +12,10 @@ import java.util.List;
 /**
  * Parquet under the corruption fuzz: a copy damaged by {@link ParquetCorruptor}, opened and read
  * row by row through every getter, and through the fill path over the fixed-width columns. A
- * refusal is a {@link ParquetFormatException} naming the file, and the row where a read failed.
+ * refusal is a {@link ParquetFormatException} naming the file, and the row where a read failed,
+ * and not one the heap running out caused: the reader turns an allocation that fails into a named
+ * refusal, which would hide a size it let through unchecked (the case JVM's heap is small, so such
+ * a size fails to allocate).
  */
 public final class ParquetFuzzSubject implements FuzzSubject {
     @Override
@@ -29,7 +32,7 @@ public final class ParquetFuzzSubject implements FuzzSubject {
         try {
             ds = ParquetDataset.open(file);
         } catch (ParquetFormatException e) {
-            FormatErrors.requireNamed(e, file, false, ParquetFormatException.class);
+            requireChecked(e, file, false);
             return Outcome.REFUSED_OPEN;
         }
         boolean refused = false;
@@ -40,7 +43,7 @@ public final class ParquetFuzzSubject implements FuzzSubject {
                     r.toMap();
                     r.toString();
                 } catch (ParquetFormatException e) {
-                    FormatErrors.requireNamed(e, file, true, ParquetFormatException.class);
+                    requireChecked(e, file, true);
                     refused = true;
                 }
             }
@@ -56,12 +59,22 @@ public final class ParquetFuzzSubject implements FuzzSubject {
                     try {
                         t.get(i);
                     } catch (ParquetFormatException e) {
-                        FormatErrors.requireNamed(e, file, true, ParquetFormatException.class);
+                        requireChecked(e, file, true);
                         refused = true;
                     }
                 }
             }
         }
         return refused ? Outcome.REFUSED_READ : Outcome.CLEAN;
+    }
+
+    private static void requireChecked(ParquetFormatException e, Path file, boolean position) {
+        FormatErrors.requireNamed(e, file, position, ParquetFormatException.class);
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryError) {
+                throw new AssertionError("refused only because the heap ran out, so a size went unchecked: "
+                        + e.getMessage(), e);
+            }
+        }
     }
 }
