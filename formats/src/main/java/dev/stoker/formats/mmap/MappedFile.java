@@ -92,6 +92,19 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
+     * The file's size on disk now, or -1 when it is gone or unreadable: after a fault that compiled
+     * code reported late (at the end of a batch of copies), which of the copies lay past the
+     * file's new end says which sample met it.
+     */
+    public long sizeNow() {
+        try {
+            return Files.size(path);
+        } catch (IOException gone) {
+            return -1;
+        }
+    }
+
+    /**
      * What to throw for {@code error}, caught while reading {@code what} from this file's
      * segment: see {@link MapFaults#changed}.
      */

@@ -8,6 +8,7 @@ import dev.stoker.formats.mmap.MapFaults;
 import dev.stoker.formats.mmap.MappedFile;
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * The rows of a {@code .npy} array as a map-style dataset: sample {@code i} is
@@ -86,9 +87,24 @@ public final class NpyDataset implements FillableDataset<Tensor> {
             }
             MapFaults.deliverPending(); // once per batch: a fault compiled code deferred names the batch's rows
         } catch (InternalError e) {
-            throw j < indices.length ? changed(e, "row " + indices[j]) : changed(e, "one of the rows "
-                    + java.util.Arrays.toString(indices));
+            long row = j < indices.length ? indices[j] : firstRowPastTheEnd(indices);
+            throw changed(e, row >= 0 ? "row " + row : "one of the rows " + Arrays.toString(indices));
         }
+    }
+
+    /**
+     * The first of these rows whose bytes lie past the file's end now, or -1: a fault compiled
+     * code deferred to the batch's end does not say which copy met it, and the file's size does.
+     */
+    private long firstRowPastTheEnd(long[] indices) {
+        long size = mapped == null ? -1 : mapped.sizeNow();
+        long dataOffset = mapped == null ? 0 : array.segment().address() - mapped.segment().address();
+        for (long index : indices) {
+            if (size >= 0 && dataOffset + (index + 1) * rowBytes > size) {
+                return index;
+            }
+        }
+        return -1;
     }
 
     private Error changed(InternalError e, String what) {

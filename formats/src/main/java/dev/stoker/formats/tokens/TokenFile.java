@@ -97,6 +97,11 @@ public final class TokenFile implements AutoCloseable {
         return file.changed(error, what);
     }
 
+    /** The file's size in bytes on disk now, or -1 when it is gone: see {@link MappedFile#sizeNow()}. */
+    public long sizeNow() {
+        return file.sizeNow();
+    }
+
     /** The file's bytes. Valid until {@link #close()}. */
     public MemorySegment segment() {
         return file.segment();

@@ -152,10 +152,24 @@ public final class TokenWindowDataset implements FillableDataset<TokenWindow> {
             }
             MapFaults.deliverPending(); // once per batch: a fault compiled code deferred names the batch's windows
         } catch (InternalError e) {
-            throw tokens.changed(e, j < indices.length
-                    ? "window " + indices[j] + " (tokens from " + offsets[(int) indices[j]] + ")"
+            long window = j < indices.length ? indices[j] : firstWindowPastTheEnd(indices);
+            throw tokens.changed(e, window >= 0 ? "window " + window + " (tokens from " + offsets[(int) window] + ")"
                     : "one of the windows " + java.util.Arrays.toString(indices));
         }
+    }
+
+    /**
+     * The first of these windows (its targets included) whose tokens lie past the file's end now,
+     * or -1: a fault compiled code deferred to the batch's end does not say which copy met it.
+     */
+    private long firstWindowPastTheEnd(long[] indices) {
+        long size = tokens.sizeNow();
+        for (long index : indices) {
+            if (size >= 0 && (offsets[(int) index] + seqLen + 1) * tokens.type().bytes() > size) {
+                return index;
+            }
+        }
+        return -1;
     }
 
     private void checkIndex(long index) {
