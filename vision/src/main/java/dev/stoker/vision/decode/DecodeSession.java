@@ -227,7 +227,7 @@ public final class DecodeSession implements AutoCloseable {
         if (route == Route.TURBO && width > 0 && height > 0) {
             try {
                 DecodedRegion region = turbo.decodeRegion(nativeData, turboHeader, left, top, width, height, scale, pixels,
-                        always);
+                        always, owner.options().allowTruncated());
                 if (region != null) {
                     return region;
                 }
