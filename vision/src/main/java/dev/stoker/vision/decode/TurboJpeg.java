@@ -97,7 +97,7 @@ final class TurboJpeg {
     /** Which API decodes, for reports: the 3.x one decodes only the crop. */
     String api() {
         return v3 != null ? "TurboJPEG 3 API: decodes only the crop"
-                : "TurboJPEG 2 API: crops by lossless transform; libjpeg-turbo 3 decodes only the crop";
+                : "TurboJPEG 2 API: crops decoded whole or cut by lossless transform; libjpeg-turbo 3 would decode only the crop";
     }
 
     /** The library, its API, and why a library named by the user was not taken, for reports. */
@@ -133,7 +133,8 @@ final class TurboJpeg {
             try {
                 TurboJpeg t = new TurboJpeg(SymbolLookup.libraryLookup(name, Arena.global()), name);
                 if (named != null && !name.equals(named)) {
-                    t.namedFailure = "the library named by " + NAMED_BY + " was not loaded (" + why + ")";
+                    t.namedFailure = "the library named by " + NAMED_BY + " was not loaded ("
+                            + why.substring(0, why.length() - 2) + ")";
                     LOG.log(System.Logger.Level.WARNING, "JPEG decoder: " + t.namedFailure);
                 }
                 LOG.log(System.Logger.Level.INFO, "JPEG decoder: libjpeg-turbo's TurboJPEG (" + t.describe()
