@@ -105,11 +105,11 @@ class RegionDecodeTest {
     @Test
     void theEndOfImageMarkerIsFoundBehindATrailerButNotInACutFile() {
         byte[] whole = Fixtures.bytes("decode/rgb420_q90.jpg");
-        assertThat(TurboJpegDecoder.endsWithEoi(MemorySegment.ofArray(whole))).isTrue();
+        assertThat(TurboJpegRegion.endsWithEoi(MemorySegment.ofArray(whole))).isTrue();
         byte[] padded = Arrays.copyOf(whole, whole.length + 40);  // zero padding after EOI, as some writers leave
-        assertThat(TurboJpegDecoder.endsWithEoi(MemorySegment.ofArray(padded))).isTrue();
-        assertThat(TurboJpegDecoder.endsWithEoi(MemorySegment.ofArray(Fixtures.bytes("decode/truncated.jpg")))).isFalse();
-        assertThat(TurboJpegDecoder.endsWithEoi(MemorySegment.ofArray(Arrays.copyOf(whole, whole.length + 200)))).isFalse();
-        assertThat(TurboJpegDecoder.endsWithEoi(MemorySegment.ofArray(new byte[] {(byte) 0xFF}))).isFalse();
+        assertThat(TurboJpegRegion.endsWithEoi(MemorySegment.ofArray(padded))).isTrue();
+        assertThat(TurboJpegRegion.endsWithEoi(MemorySegment.ofArray(Fixtures.bytes("decode/truncated.jpg")))).isFalse();
+        assertThat(TurboJpegRegion.endsWithEoi(MemorySegment.ofArray(Arrays.copyOf(whole, whole.length + 200)))).isFalse();
+        assertThat(TurboJpegRegion.endsWithEoi(MemorySegment.ofArray(new byte[] {(byte) 0xFF}))).isFalse();
     }
 }
