@@ -383,12 +383,14 @@ public final class ImagePipeline implements AutoCloseable {
         }
 
         /**
-         * Whether a JPEG is first cut, losslessly, to the MCUs that hold the source region the
-         * output reads (libjpeg-turbo's crop transform), and only that part decoded, when the
-         * region is small enough for this to save time (default true; see
-         * {@link dev.stoker.vision.decode.DecodeSession#decodeRegion}). The pixels then differ
-         * from a whole decode's along the cut, by the chroma upsampling; false decodes the whole
-         * image. With {@code dctScaling(false)} too, the output is PIL's, bit for bit
+         * Whether only the part of a JPEG that holds the source region the output reads is
+         * decoded (default true; see {@link dev.stoker.vision.decode.DecodeSession#decodeRegion}).
+         * With libjpeg-turbo 3 the region is decoded in place, for every crop smaller than the
+         * image, and the output is the whole decode's at the same scale, bit for bit. With 2.x
+         * the JPEG is first cut, losslessly, to the MCUs around the region (libjpeg-turbo's crop
+         * transform) when the region is small enough for this to save time, and the pixels then
+         * differ from a whole decode's along the cut, by the chroma upsampling. False decodes the
+         * whole image. With {@code dctScaling(false)} too, the output is PIL's, bit for bit
          * ({@link #exact()}).
          */
         public Builder cropDecode(boolean cropDecode) {

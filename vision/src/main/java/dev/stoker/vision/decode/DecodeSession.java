@@ -206,11 +206,14 @@ public final class DecodeSession implements AutoCloseable {
 
     /**
      * Decodes the part of the opened image that holds the source region {@code [left, left + width)
-     * x [top, top + height)} (full-size pixels) at {@code scale}: a JPEG that libjpeg-turbo
-     * reads is cut losslessly to the MCUs around the region first, when that saves work, and only
-     * they are decoded (see {@link DecodedRegion}: the pixels differ from a whole decode's along
+     * x [top, top + height)} (full-size pixels) at {@code scale}. With libjpeg-turbo 3 only the
+     * region (a little wider) is decoded, and its pixels are the whole decode's at {@code scale},
+     * bit for bit; with 2.x a JPEG is cut losslessly to the MCUs around the region first, when
+     * that saves work, and only they are decoded (the pixels differ from a whole decode's along
      * the cut). Otherwise, and for every other format, the whole image is decoded as
-     * {@link #decode(ScalingFactor)} does, with the same errors.
+     * {@link #decode(ScalingFactor)} does, with the same errors. With damaged files refused,
+     * libjpeg-turbo 3 decodes a region on its own only from a file that ends with its
+     * end-of-image marker; damage in the rows below the region is not seen.
      *
      * @throws ImageDecodeException as {@link #decode(ScalingFactor)}
      */
@@ -227,7 +230,7 @@ public final class DecodeSession implements AutoCloseable {
         if (route == Route.TURBO && width > 0 && height > 0) {
             try {
                 DecodedRegion region = turbo.decodeRegion(nativeData, turboHeader, left, top, width, height, scale, pixels,
-                        always);
+                        always, owner.options().allowTruncated());
                 if (region != null) {
                     return region;
                 }

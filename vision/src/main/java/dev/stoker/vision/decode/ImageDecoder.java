@@ -1,6 +1,7 @@
 package dev.stoker.vision.decode;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -60,6 +61,23 @@ public final class ImageDecoder implements AutoCloseable {
         return TurboJpeg.instance().isPresent();
     }
 
+    /**
+     * Which libjpeg-turbo is loaded and which of its APIs decodes (for reports), or empty when
+     * none is: the library named by {@code -Dstoker.turbojpeg.path} or {@code STOKER_TURBOJPEG}
+     * when it loads, else the system's.
+     */
+    public static Optional<String> turboJpegLibrary() {
+        return TurboJpeg.instance().map(TurboJpeg::describe);
+    }
+
+    /**
+     * Whether the loaded libjpeg-turbo decodes only a region of a JPEG (its TurboJPEG 3 API,
+     * libjpeg-turbo 3.0 or later), so that a crop costs less than the whole image.
+     */
+    public static boolean turboJpegDecodesRegions() {
+        return TurboJpeg.instance().map(t -> t.v3 != null).orElse(false);
+    }
+
     public DecodeOptions options() {
         return options;
     }
@@ -81,7 +99,7 @@ public final class ImageDecoder implements AutoCloseable {
 
     /** Which decoders are used, for logs and reports. */
     public String describe() {
-        String jpeg = turbo != null ? "libjpeg-turbo (" + turbo.libraryName + "), ImageIO as the fallback" : "ImageIO";
+        String jpeg = turbo != null ? "libjpeg-turbo (" + turbo.describe() + "), ImageIO as the fallback" : "ImageIO";
         return jpeg + "; WebP: " + (webp != null ? "libwebp (" + webp.libraryName + ")" : "TwelveMonkeys ImageIO");
     }
 

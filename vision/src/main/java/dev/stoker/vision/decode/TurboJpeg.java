@@ -16,9 +16,12 @@ import java.util.Optional;
 
 /**
  * libjpeg-turbo's TurboJPEG API (the 2.x functions, also exported by 3.x) bound through the FFM
- * {@link Linker}: only the decompression calls Stoker uses. Found at run time as
- * {@code libturbojpeg.so.0} (Debian and Ubuntu's {@code libturbojpeg0}), {@code libturbojpeg.so},
- * or the path in the system property {@code stoker.turbojpeg.path}.
+ * {@link Linker}: only the decompression calls Stoker uses, and, when the library is 3.x, the
+ * calls that decode only a region ({@link TurboJpeg3}). Found at run time as the file named by
+ * the system property {@code stoker.turbojpeg.path} or else the environment variable
+ * {@code STOKER_TURBOJPEG} (a libjpeg-turbo 3 built or installed beside the system's 2.x), then
+ * {@code libturbojpeg.so.0} (Debian and Ubuntu's {@code libturbojpeg0}), {@code libturbojpeg.so}.
+ * {@code -Dstoker.turbojpeg.api=2} keeps to the 2.x functions with a 3.x library (to compare).
  *
  * <p>NOTE: a {@code tjhandle} is not thread-safe: {@link TurboJpegDecoder} gives each thread its
  * own. Every call here is a plain downcall (not {@code critical}): a decode takes about a
@@ -55,6 +58,10 @@ final class TurboJpeg {
     private static final Optional<TurboJpeg> INSTANCE = load();
 
     final String libraryName;
+    /** The 3.x functions, or null with a 2.x library (or {@code -Dstoker.turbojpeg.api=2}). */
+    final TurboJpeg3 v3;
+    /** Why the library named by property or environment was not loaded, or null. */
+    private String namedFailure;
     final MethodHandle initDecompress;     // tjhandle tjInitDecompress(void)
     final MethodHandle decompressHeader3;  // int (tjhandle, const uchar*, ulong, int* w, int* h, int* subsamp, int* colorspace)
     final MethodHandle decompress2;        // int (tjhandle, const uchar*, ulong, uchar* dst, int w, int pitch, int h, int pf, int flags)
@@ -84,6 +91,18 @@ final class TurboJpeg {
         MethodHandle getScalingFactors = linker.downcallHandle(find(lib, "tjGetScalingFactors"),
                 FunctionDescriptor.of(ADDRESS, ADDRESS));
         this.scalingFactors = readScalingFactors(getScalingFactors);
+        this.v3 = "2".equals(System.getProperty("stoker.turbojpeg.api")) ? null : TurboJpeg3.bind(lib).orElse(null);
+    }
+
+    /** Which API decodes, for reports: the 3.x one decodes only the crop. */
+    String api() {
+        return v3 != null ? "TurboJPEG 3 API: decodes only the crop"
+                : "TurboJPEG 2 API: crops decoded whole or cut by lossless transform; libjpeg-turbo 3 would decode only the crop";
+    }
+
+    /** The library, its API, and why a library named by the user was not taken, for reports. */
+    String describe() {
+        return libraryName + ", " + api() + (namedFailure == null ? "" : "; " + namedFailure);
     }
 
     /** The library, or empty when it is not installed (or not wanted); the first call logs which. */
@@ -102,9 +121,9 @@ final class TurboJpeg {
             return Optional.empty();
         }
         List<String> candidates = new ArrayList<>();
-        String configured = System.getProperty("stoker.turbojpeg.path");
-        if (configured != null && !configured.isBlank()) {
-            candidates.add(configured);
+        String named = named();
+        if (named != null) {
+            candidates.add(named);
         }
         candidates.add("libturbojpeg.so.0");
         candidates.add("libturbojpeg.so");
@@ -113,7 +132,12 @@ final class TurboJpeg {
         for (String name : candidates) {
             try {
                 TurboJpeg t = new TurboJpeg(SymbolLookup.libraryLookup(name, Arena.global()), name);
-                LOG.log(System.Logger.Level.INFO, "JPEG decoder: libjpeg-turbo's TurboJPEG (" + name
+                if (named != null && !name.equals(named)) {
+                    t.namedFailure = "the library named by " + NAMED_BY + " was not loaded ("
+                            + why.substring(0, why.length() - 2) + ")";
+                    LOG.log(System.Logger.Level.WARNING, "JPEG decoder: " + t.namedFailure);
+                }
+                LOG.log(System.Logger.Level.INFO, "JPEG decoder: libjpeg-turbo's TurboJPEG (" + t.describe()
                         + "), with the JDK's ImageIO for what it cannot read");
                 return Optional.of(t);
             } catch (Throwable e) {
@@ -123,6 +147,19 @@ final class TurboJpeg {
         LOG.log(System.Logger.Level.INFO, "JPEG decoder: the JDK's ImageIO (libturbojpeg not found: " + why
                 + "install it with apt-get install libturbojpeg0 for about 2.5x the speed)");
         return Optional.empty();
+    }
+
+    /** Where a user names the library: a system property, else an environment variable. */
+    static final String NAMED_BY = "-Dstoker.turbojpeg.path or STOKER_TURBOJPEG";
+
+    /** The library file the user named ({@value #NAMED_BY}), or null. */
+    private static String named() {
+        String property = System.getProperty("stoker.turbojpeg.path");
+        if (property != null && !property.isBlank()) {
+            return property;
+        }
+        String env = System.getenv("STOKER_TURBOJPEG");
+        return env != null && !env.isBlank() ? env : null;
     }
 
     private static MemorySegment find(SymbolLookup lib, String name) {

@@ -49,6 +49,7 @@ final class TurboJpegDecoder implements AutoCloseable {
     private final MemorySegment xform;    // struct tjtransform
     private final MemorySegment dstBuf;   // unsigned char *, the transformed JPEG the library allocates
     private final MemorySegment dstSize;  // unsigned long
+    private final TurboJpegRegion region;  // libjpeg-turbo 3's region decode, or null with 2.x
     private MemorySegment handle;
     private MemorySegment transformer;    // made on the first crop
 
@@ -64,6 +65,7 @@ final class TurboJpegDecoder implements AutoCloseable {
         this.xform = arena.allocate(TurboJpeg.TJTRANSFORM_BYTES, 8);
         this.dstBuf = arena.allocate(ADDRESS);
         this.dstSize = arena.allocate(JAVA_LONG);
+        this.region = tj.v3 == null ? null : new TurboJpegRegion(tj.v3, arena);
     }
 
     private static MemorySegment newHandle(TurboJpeg tj) {
@@ -238,12 +240,18 @@ final class TurboJpegDecoder implements AutoCloseable {
      * error of the library on the way ({@code always} skips only the first test, for tests). The caller then decodes the whole image, whose path
      * judges damaged data as the options say; a damaged JPEG costs one failed crop more.
      *
+     * <p>With libjpeg-turbo 3 the region is decoded in place instead ({@link TurboJpegRegion}).
+     *
      * <p>Memory: the lossless crop reads the whole image's DCT coefficients into libjpeg's own
      * memory first, 2 bytes a sample: as much as the decoded RGB for 4:2:0, twice it for 4:4:4,
      * freed before this returns; the caller's pixel limit bounds it as it bounds a whole decode.
      */
     DecodedRegion decodeRegion(MemorySegment input, Header header, int left, int top, int width, int height,
-                               ScalingFactor scale, NativeBuffer out, boolean always) throws DecoderFailure {
+                               ScalingFactor scale, NativeBuffer out, boolean always, boolean allowTruncated)
+            throws DecoderFailure {
+        if (region != null) {
+            return region.decode(handle, input, header, left, top, width, height, scale, out, allowTruncated);
+        }
         int mcuW = TurboJpeg.mcuWidth(header.subsampling);
         int mcuH = TurboJpeg.mcuHeight(header.subsampling);
         boolean cmyk = header.colorspace == TurboJpeg.TJCS_CMYK || header.colorspace == TurboJpeg.TJCS_YCCK;

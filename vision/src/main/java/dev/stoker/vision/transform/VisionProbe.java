@@ -26,9 +26,13 @@ public final class VisionProbe implements EnvironmentProbe {
     }
 
     private static Finding turboJpeg(boolean nativeAccess) {
-        return nativeLibrary("libjpeg-turbo", nativeAccess, ImageDecoder::turboJpegAvailable,
+        Finding f = nativeLibrary("libjpeg-turbo", nativeAccess, ImageDecoder::turboJpegAvailable,
                 "JPEGs are decoded by the JDK's ImageIO, about 2.5x slower",
-                "install it (Debian/Ubuntu: apt-get install libturbojpeg0), or name it with -Dstoker.turbojpeg.path=FILE");
+                "install it (Debian/Ubuntu: apt-get install libturbojpeg0), or name it with -Dstoker.turbojpeg.path=FILE"
+                        + " or STOKER_TURBOJPEG=FILE");
+        // Which library and API: libjpeg-turbo 3's decodes only the crop, 2.x's the whole image.
+        return f instanceof Finding.Ready r
+                ? new Finding.Ready(r.module(), r.feature(), ImageDecoder.turboJpegLibrary().orElse("found")) : f;
     }
 
     private static Finding libWebp(boolean nativeAccess) {

@@ -49,7 +49,9 @@ class CropDecodeTest {
                     assertThat(r.top() + r.image().height()).isGreaterThanOrEqualTo(scale.scale(top + hh) - 1);
                     if (r.isPartial()) {
                         partial++;
-                        assertThat(r.left() % (8 * scale.num() / scale.denom())).isZero();
+                        if (!ImageDecoder.turboJpegDecodesRegions()) {  // the lossless crop's cut (3.x: anywhere)
+                            assertThat(r.left() % (8 * scale.num() / scale.denom())).isZero();
+                        }
                     }
                     // Pixels: the whole decode's, exactly but within 3 pixels of a cut (the chroma
                     // upsampling reads a neighbour there), and within a few levels at it.
