@@ -24,6 +24,9 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     // the consumer's thread making it itself (a CAS from k - n to k: exactly one of them makes k).
     // Null otherwise, and the feed is read once per position as before.
     private final AtomicLongArray claimed;
+    // The pass's first batch, made by every worker before each goes on to its own (BatchHelp); none
+    // under an autotuner, whose lanes wait for permits and the consumer's thread may make batches.
+    private final BatchHelp help;
 
     MapWorkerPass(MapBatches<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log,
                   WorkerCrew crew, boolean ownsCrew, Duration grace) {
@@ -40,6 +43,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
         } else {
             claimed = null;
         }
+        this.help = live.tuned() ? BatchHelp.NONE : source.helpFor(crew.size(), maker);
     }
 
     @Override
@@ -55,8 +59,29 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     @Override
     void work(Worker worker, WorkerContext context) {
         int w = worker.id();
+        if (w == 0) {
+            try {
+                makeBatches(worker, context); // position 0 first, shared out to the others
+            } finally {
+                help.close(); // whatever became of position 0: the others stop waiting for it
+            }
+            return;
+        }
+        try {
+            help.helpFirst();
+        } catch (InterruptedException e) {
+            return; // the pass is closing
+        }
+        makeBatches(worker, context);
+    }
+
+    private void makeBatches(Worker worker, WorkerContext context) {
+        int w = worker.id();
         int n = crew.size();
         for (long k = w; ; k += n) {
+            if (k != w) {
+                help.close(); // position w went some other way (made elsewhere, skipped): no batch is shared now
+            }
             // the indices first (arrays only, no data): a worker past the end must learn it even
             // while the tuned window holds it back, or the consumer would wait for it forever
             long[] indices = claimed == null ? feed.get(k) : feed.hold(k); // k: the position in the plan
@@ -101,10 +126,13 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             worker.working(batch, indices);
             BoardResult result;
             try {
-                result = make(context, batch, indices, worker.name());
+                result = make(context, batch, indices, worker.name(), help);
             } finally {
                 worker.idle();
                 live.afterMake();
+            }
+            if (k == w) {
+                help.close(); // made: from here each batch is its worker's alone
             }
             if (!board.put(w, result)) {
                 return;
@@ -113,9 +141,9 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     }
 
     /** Batch {@code batch} made on this thread, as a result for the board; {@code who} names the thread in errors. */
-    private BoardResult make(WorkerContext context, long batch, long[] indices, String who) {
+    private BoardResult make(WorkerContext context, long batch, long[] indices, String who, BatchHelp help) {
         try {
-            Batch made = source.make(maker, context, epoch, batch, indices);
+            Batch made = source.make(maker, context, epoch, batch, indices, help);
             if (made == null) {
                 log.delivered(batch); // nothing in it to deliver, now or after a resume
             }
@@ -150,7 +178,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             return null; // the end, or its lane has it: wait for the board
         }
         feed.forget(k);
-        BoardResult result = make(settings.context(w, n, epoch), plan.original(k), indices, null);
+        BoardResult result = make(settings.context(w, n, epoch), plan.original(k), indices, null, BatchHelp.NONE);
         board.tookItself(w);
         return result;
     }
