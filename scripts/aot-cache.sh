@@ -32,13 +32,16 @@ aot_flags() {
     case "$a" in --workload=*) workload=${a#--workload=} ;; -w?*) workload=${a#-w} ;; esac
     prev=$a
   done
-  local jar_stamp owner key
+  local jar_stamp owner build key
   jar_stamp=$(stat -c '%s-%Y' "$jar" 2>/dev/null || stat -f '%z-%m' "$jar" 2>/dev/null) || return 0
-  # the files of this jar's path: an older build's are replaced, another checkout's left alone
+  # Named stoker-OWNER-BUILD-KEY: OWNER the jar's path, BUILD its size and time, KEY the rest. A
+  # new build's first recording deletes the older builds' files of the same path; another
+  # checkout's are left alone.
   owner=$(printf '%s' "$jar" | cksum | cut -d ' ' -f 1)
-  key=$(printf '%s|%s|%s|%s|%s|%s' "$jar_stamp" "$java" "$(cat "${java%/bin/java}/release" 2>/dev/null)" \
+  build=$(printf '%s' "$jar_stamp" | cksum | cut -d ' ' -f 1)
+  key=$(printf '%s|%s|%s|%s|%s' "$java" "$(cat "${java%/bin/java}/release" 2>/dev/null)" \
         "$jvm_flags ${STOKER_JAVA_OPTS:-}" "$1" "$workload" | cksum | cut -d ' ' -f 1)
-  local base="$dir/stoker-$owner-$key" quiet="-Xlog:aot=off -Xlog:cds=off"
+  local base="$dir/stoker-$owner-$build-$key" quiet="-Xlog:aot=off -Xlog:cds=off"
   if [ ! -f "$base.aot" ]; then
     local conf
     for conf in "$base".*.conf; do
@@ -59,7 +62,7 @@ aot_flags() {
   # Record. Before, the files of older builds of this jar go, and recordings left by runs that died.
   local f
   for f in "$dir/stoker-$owner-"*; do
-    case "$f" in "$dir/stoker-$owner-$key".*) ;; *) rm -f "$f" ;; esac
+    case "$f" in "$dir/stoker-$owner-$build-"*) ;; *) rm -f "$f" ;; esac
   done
   find "$dir" -name 'stoker-*.conf' -mmin +60 -delete 2>/dev/null
   # -DisplayVMOutput: the JVM's one line at exit ("AOTConfiguration recorded: FILE") would go to
