@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A worker pass's first batch is made by all its workers at once (the engine's {@code BatchHelp}):
+ * The first batch of each lane of a worker pass is made by all its workers (the engine's {@code FirstBatches}):
  * the batches, their order, their draws and {@code state()}/{@code restore()} are those of a
  * loader without workers, on the fill path and the collate path, whether the samples draw from
  * the batch's generator or not; a failed sample is reported as before; and every batch goes back
@@ -193,24 +193,27 @@ class SharedFirstBatchTest {
     }
 
     @Test
-    void theFirstBatchIsMadeBySeveralWorkersAndTheNextByTheirOwn() {
+    void eachLanesFirstBatchIsMadeBySeveralWorkersAndTheNextByTheirOwn() {
         SampleLayout layout = new SampleLayout(SampleLayout.Form.TENSOR,
                 List.of(new SampleLayout.Field("x", dev.stoker.tensor.DType.I64, dev.stoker.tensor.Shape.of(2))));
         for (boolean fill : new boolean[] {true, false}) {
-            Drawing ds = new Drawing(64, 3, layout, 0, 3);
+            Drawing ds = new Drawing(128, 3, layout, 0, 3);
             LoaderBuilder<Object> b = DataLoader.builder((dev.stoker.data.Dataset<Object>) ds).batchSize(16)
                     .numWorkers(4);
             try (DataLoader<Object> loader = (fill ? b : b.collate(DefaultCollate.instance())).build()) {
                 epochs(loader, 1);
             }
             Set<String> firstBatch = ConcurrentHashMap.newKeySet();
-            for (long i = 0; i < 16; i++) {
-                assertThat(ds.fetchedBy.get(i)).as("sample %d", i).hasSize(1); // made once
-                firstBatch.addAll(ds.fetchedBy.get(i));
+            for (long i = 0; i < 64; i++) { // batches 0-3, the lanes' first
+                assertThat(ds.fetchedBy.get(i)).as("sample %d", i).hasSize(1) // made once
+                        .allMatch(t -> t.startsWith("stoker-worker-"));
+                if (i < 16) {
+                    firstBatch.addAll(ds.fetchedBy.get(i));
+                }
             }
-            assertThat(firstBatch).as("fill %s", fill).hasSizeGreaterThan(1).allMatch(t -> t.startsWith("stoker-worker-"));
-            for (long i = 16; i < 64; i++) {
-                assertThat(ds.fetchedBy.get(i)).as("sample %d", i).containsExactly("stoker-worker-" + i / 16);
+            assertThat(firstBatch).as("fill %s", fill).hasSizeGreaterThan(1);
+            for (long i = 64; i < 128; i++) { // batch k by worker k % 4 alone
+                assertThat(ds.fetchedBy.get(i)).as("sample %d", i).containsExactly("stoker-worker-" + (i / 16) % 4);
             }
         }
     }

@@ -3,18 +3,12 @@ package dev.stoker.loader.engine;
 import java.util.Objects;
 
 /**
- * Where the first batch of a worker pass is shared out: the worker making it posts its samples
- * here ({@link #share}), and the other workers, before they start on batches of their own, help
- * make them ({@link #helpFirst}). The first batch of a pass is the one the consumer waits for
- * with nothing to hide the wait: every worker is starting at once, and in a new JVM the code that
- * makes a sample still runs in the interpreter. Made by all workers, it arrives about that many
- * times sooner; the batches after it are made one per worker, as before, so the memory in flight
- * and the order stay as they were. {@link SharedSamples} says why the batch holds the same
- * samples and draws.
+ * One lane's first batch of a worker pass, shared out ({@link FirstBatches}): the worker making
+ * it makes its first sample, then posts the rest here ({@link #share}); the other workers help
+ * make them ({@link #helpFirst}). {@link SharedSamples} says why the batch holds the same samples
+ * and draws.
  *
- * <p>A pass without help ({@link #NONE}: one worker, an autotuned pass, whose lanes and the
- * consumer's thread may make batches in any order, or a dataset found to draw from the batch's
- * generator) makes every batch on one thread.
+ * <p>{@link #NONE}: no help, every batch made on one thread.
  */
 final class BatchHelp {
     /** No help: every batch made by its own worker alone. */
@@ -31,8 +25,8 @@ final class BatchHelp {
         this.closed = onDraw == null;
     }
 
-    /** Help for one pass; {@code onDraw} is told when a shared batch turned out to draw from its generator. */
-    static BatchHelp forPass(Runnable onDraw) {
+    /** Help for one lane's first batch; {@code onDraw} is told when it turned out to draw from its generator. */
+    static BatchHelp forLane(Runnable onDraw) {
         return new BatchHelp(Objects.requireNonNull(onDraw, "onDraw"));
     }
 
@@ -106,8 +100,8 @@ final class BatchHelp {
     }
 
     /**
-     * Called by a worker before its first batch: waits until the first batch's samples are posted
-     * and helps make them, or returns at once when the first batch is made without help.
+     * Called by another worker: waits until this lane's first batch's samples are posted and helps
+     * make them, or returns at once when the batch is made without help.
      *
      * @throws InterruptedException when the pass closes meanwhile
      */

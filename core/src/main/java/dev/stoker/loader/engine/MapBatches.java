@@ -72,13 +72,13 @@ final class MapBatches<T> {
     }
 
     /**
-     * Help for a worker pass's first batch ({@link BatchHelp}), or none: with one worker, or once a
-     * batch of this loader turned out to draw from its generator, whose draws only one thread
-     * making the samples in order gives them (it would be made twice each pass), or when the recipe
-     * makes a batch in one call.
+     * The sharing of a worker pass's first batches ({@link FirstBatches}), or none: with one
+     * worker, when the recipe makes a batch in one call, or once a batch of this loader turned out
+     * to draw from its generator, whose draws only one thread making the samples in order gives
+     * them (its samples would be made twice each pass).
      */
-    BatchHelp helpFor(int workers, BatchMaker maker) {
+    FirstBatches helpFor(int workers, BatchMaker maker) {
         return workers > 1 && recipe.sharesSamples(maker) && !drawsFromBatchGenerator
-                ? BatchHelp.forPass(() -> drawsFromBatchGenerator = true) : BatchHelp.NONE;
+                ? FirstBatches.forPass(workers, () -> drawsFromBatchGenerator = true) : FirstBatches.NONE;
     }
 }

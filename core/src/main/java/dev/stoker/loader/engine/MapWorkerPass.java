@@ -24,9 +24,9 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     // the consumer's thread making it itself (a CAS from k - n to k: exactly one of them makes k).
     // Null otherwise, and the feed is read once per position as before.
     private final AtomicLongArray claimed;
-    // The pass's first batch, made by every worker before each goes on to its own (BatchHelp); none
-    // under an autotuner, whose lanes wait for permits and the consumer's thread may make batches.
-    private final BatchHelp help;
+    // Each lane's first batch made by all the workers (FirstBatches); none under an autotuner, whose
+    // lanes wait for permits and whose consumer's thread may make batches.
+    private final FirstBatches help;
 
     MapWorkerPass(MapBatches<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log,
                   WorkerCrew crew, boolean ownsCrew, Duration grace) {
@@ -43,7 +43,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
         } else {
             claimed = null;
         }
-        this.help = live.tuned() ? BatchHelp.NONE : source.helpFor(crew.size(), maker);
+        this.help = live.tuned() ? FirstBatches.NONE : source.helpFor(crew.size(), maker);
     }
 
     @Override
@@ -59,28 +59,23 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     @Override
     void work(Worker worker, WorkerContext context) {
         int w = worker.id();
-        if (w == 0) {
-            try {
-                makeBatches(worker, context); // position 0 first, shared out to the others
-            } finally {
-                help.close(); // whatever became of position 0: the others stop waiting for it
-            }
-            return;
-        }
         try {
-            help.helpFirst();
+            help.helpBefore(w); // the lanes before this one: their first batches
+            makeBatches(worker, context);
         } catch (InterruptedException e) {
-            return; // the pass is closing
+            // the pass is closing
+        } finally {
+            help.lane(w).close(); // whatever became of this lane's first batch: nobody waits for it
         }
-        makeBatches(worker, context);
     }
 
-    private void makeBatches(Worker worker, WorkerContext context) {
+    private void makeBatches(Worker worker, WorkerContext context) throws InterruptedException {
         int w = worker.id();
         int n = crew.size();
         for (long k = w; ; k += n) {
-            if (k != w) {
-                help.close(); // position w went some other way (made elsewhere, skipped): no batch is shared now
+            if (k == w + n) { // this lane's first batch is behind it (made, skipped or made elsewhere)
+                help.lane(w).close();
+                help.helpAfter(w); // the lanes after this one: their first batches
             }
             // the indices first (arrays only, no data): a worker past the end must learn it even
             // while the tuned window holds it back, or the consumer would wait for it forever
@@ -126,13 +121,10 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             worker.working(batch, indices);
             BoardResult result;
             try {
-                result = make(context, batch, indices, worker.name(), help);
+                result = make(context, batch, indices, worker.name(), k == w ? help.lane(w) : BatchHelp.NONE);
             } finally {
                 worker.idle();
                 live.afterMake();
-            }
-            if (k == w) {
-                help.close(); // made: from here each batch is its worker's alone
             }
             if (!board.put(w, result)) {
                 return;
