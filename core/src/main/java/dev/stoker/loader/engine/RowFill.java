@@ -47,23 +47,7 @@ record RowFill<T>(FillableDataset<T> dataset, SampleLayout layout, boolean perSa
             return fillSkipping(maker, epoch, k, indices, slots);
         }
         if (perSample) {
-            int shared;
-            try {
-                shared = help.share(indices.length, j -> {
-                    SampleSlot slot = slots.slot(j);
-                    try {
-                        dataset.fill(indices[j], slot);
-                    } catch (RuntimeException | Error e) {
-                        throw new FieldFailure(slot.lastField(), e); // this row's field, not another row's
-                    }
-                });
-            } catch (SharedSamples.Failed f) {
-                String field = f.getCause() instanceof FieldFailure ff && ff.field != null
-                        ? "field '" + ff.field + "' of " : "";
-                Throwable cause = f.getCause() instanceof FieldFailure ff ? ff.getCause() : f.getCause();
-                throw maker.failure("filling " + field + "sample " + indices[f.j] + " for", epoch, k, indices,
-                        indices[f.j], cause);
-            }
+            int shared = help.isOpen() ? shared(maker, epoch, k, indices, slots, help) : 0; // a volatile read
             for (int j = shared; j < indices.length; j++) {
                 try {
                     dataset.fill(indices[j], slots.slot(j));
@@ -87,6 +71,26 @@ record RowFill<T>(FillableDataset<T> dataset, SampleLayout layout, boolean perSa
                 return fillSkipping(maker, epoch, k, indices, slots);
             }
             throw fillBatchFailure(maker, epoch, k, indices, slots, e);
+        }
+    }
+
+    /** A lane's first batch: its rows filled with the other workers' help; returns how many from row 0 are. */
+    private int shared(BatchMaker maker, long epoch, long k, long[] indices, BatchSlots slots, BatchHelp help) {
+        try {
+            return help.share(indices.length, j -> {
+                SampleSlot slot = slots.slot(j);
+                try {
+                    dataset.fill(indices[j], slot);
+                } catch (RuntimeException | Error e) {
+                    throw new FieldFailure(slot.lastField(), e); // this row's field, not another row's
+                }
+            });
+        } catch (SharedSamples.Failed f) {
+            String field = f.getCause() instanceof FieldFailure ff && ff.field != null
+                    ? "field '" + ff.field + "' of " : "";
+            Throwable cause = f.getCause() instanceof FieldFailure ff ? ff.getCause() : f.getCause();
+            throw maker.failure("filling " + field + "sample " + indices[f.j] + " for", epoch, k, indices,
+                    indices[f.j], cause);
         }
     }
 

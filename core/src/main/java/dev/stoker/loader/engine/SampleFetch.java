@@ -51,17 +51,19 @@ record SampleFetch<T>(Dataset<T> dataset, Collate<T> collate, boolean perSample)
     private List<T> fetch(BatchMaker maker, long epoch, long k, long[] indices, BatchHelp help) {
         if (perSample) {
             List<T> samples = new ArrayList<>(indices.length);
-            @SuppressWarnings("unchecked")
-            T[] fetched = (T[]) new Object[indices.length];
-            int shared;
-            try {
-                shared = help.share(indices.length, j -> fetched[j] = dataset.get(indices[j]));
-            } catch (SharedSamples.Failed f) {
-                throw maker.failure("fetching sample " + indices[f.j] + " for", epoch, k, indices, indices[f.j],
-                        f.getCause());
-            }
-            for (int j = 0; j < shared; j++) {
-                samples.add(fetched[j]);
+            int shared = 0;
+            if (help.isOpen()) { // a lane's first batch: one volatile read for every other
+                @SuppressWarnings("unchecked")
+                T[] fetched = (T[]) new Object[indices.length];
+                try {
+                    shared = help.share(indices.length, j -> fetched[j] = dataset.get(indices[j]));
+                } catch (SharedSamples.Failed f) {
+                    throw maker.failure("fetching sample " + indices[f.j] + " for", epoch, k, indices, indices[f.j],
+                            f.getCause());
+                }
+                for (int j = 0; j < shared; j++) {
+                    samples.add(fetched[j]);
+                }
             }
             for (int j = shared; j < indices.length; j++) {
                 long i = indices[j];
