@@ -98,10 +98,11 @@ public final class W1Synthetic implements Workload {
                 .batched(c.batched())
                 .seed(seed)
                 .build();
-        // The I/O mode fans out get(); SyntheticDataset has a getBatch of its own (a loop over get
-        // when not batched), which the loader would call as one fetch: give it the plain view.
-        LoaderBuilder<SyntheticSample> builder = DataLoader.builder(
-                c.ioConcurrency() > 0 && !c.batched() ? new PerSample<>(dataset) : dataset);
+        // SyntheticDataset has a getBatch and a fillBatch of its own, which are a loop over get and
+        // fill when not batched: the loader would call them as one fetch. Give it the plain view, so
+        // that the loader runs that loop itself, as for any dataset without a batched call (the I/O
+        // mode fans the samples out, a pass's first batch is shared out to every worker).
+        LoaderBuilder<SyntheticSample> builder = DataLoader.builder(!c.batched() ? new PerSample<>(dataset) : dataset);
         return c.applyTo(builder)
                 .batchSize(BATCH)
                 .shuffle(true)

@@ -25,22 +25,35 @@ public final class WorkerScope {
 
     private final WorkerContext context;
     private final long seed;
-    private final RandomGenerator random;
+    private final Runnable onDraw; // null: nobody asked to know
+    private RandomGenerator random; // made at the first draw: one thread at a time, so no lock
 
-    private WorkerScope(WorkerContext context, long seed) {
+    private WorkerScope(WorkerContext context, long seed, Runnable onDraw) {
         this.context = Objects.requireNonNull(context, "context");
         this.seed = seed;
-        this.random = new SplittableRandom(seed);
+        this.onDraw = onDraw;
     }
 
     /** Runs {@code action} with {@code context} and a generator made from {@code seed} as the current worker's. */
     public static <R> R call(WorkerContext context, long seed, Supplier<R> action) {
-        return ScopedValue.where(CURRENT, new WorkerScope(context, seed)).call(action::get);
+        return ScopedValue.where(CURRENT, new WorkerScope(context, seed, null)).call(action::get);
+    }
+
+    /**
+     * Runs {@code action} as {@link #call(WorkerContext, long, Supplier)} does, and runs
+     * {@code onDraw} once, the first time the action asks for the generator
+     * ({@link WorkerContext#currentRandom()}; reading the seed is no draw). The loader uses it to
+     * learn whether the samples of a batch can be made on several threads without changing their
+     * draws: a sample that draws nothing is the same whatever the samples before it drew.
+     */
+    public static <R> R call(WorkerContext context, long seed, Supplier<R> action, Runnable onDraw) {
+        return ScopedValue.where(CURRENT, new WorkerScope(context, seed, Objects.requireNonNull(onDraw, "onDraw")))
+                .call(action::get);
     }
 
     /** Runs {@code action} with {@code context} and a generator made from {@code seed} as the current worker's. */
     public static void run(WorkerContext context, long seed, Runnable action) {
-        ScopedValue.where(CURRENT, new WorkerScope(context, seed)).run(action);
+        ScopedValue.where(CURRENT, new WorkerScope(context, seed, null)).run(action);
     }
 
     static Optional<WorkerContext> context() {
@@ -48,7 +61,14 @@ public final class WorkerScope {
     }
 
     static RandomGenerator random() {
-        return bound().random;
+        WorkerScope scope = bound();
+        if (scope.random == null) {
+            scope.random = new SplittableRandom(scope.seed);
+            if (scope.onDraw != null) {
+                scope.onDraw.run();
+            }
+        }
+        return scope.random;
     }
 
     static long seed() {

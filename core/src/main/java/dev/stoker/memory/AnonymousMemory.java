@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Large blocks as anonymous mappings that the kernel may back with transparent huge pages
@@ -24,31 +25,57 @@ final class AnonymousMemory {
     private static final int PROT_READ_WRITE = 0x1 | 0x2;
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final int MADV_HUGEPAGE = 14;
-    private static final MethodHandle MMAP;
-    private static final MethodHandle MUNMAP;
-    private static final MethodHandle MADVISE;
+    private static final AtomicBoolean LINKING = new AtomicBoolean();
 
-    static {
-        Linker linker = Linker.nativeLinker();
-        boolean linux = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
-                && !Boolean.getBoolean("stoker.hugepages.disable");
-        MMAP = !linux ? null : linker.defaultLookup().find("mmap").map(a -> linker.downcallHandle(a,
-                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG)))
-                .orElse(null);
-        MUNMAP = !linux ? null : linker.defaultLookup().find("munmap").map(a -> linker.downcallHandle(a,
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG))).orElse(null);
-        MADVISE = !linux ? null : linker.defaultLookup().find("madvise").map(a -> linker.downcallHandle(a,
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-                        ValueLayout.JAVA_INT))).orElse(null);
+    /** The native calls, linked when this class is first used: see {@link #linkInBackground}. */
+    private static final class Native {
+        private static final MethodHandle MMAP;
+        private static final MethodHandle MUNMAP;
+        private static final MethodHandle MADVISE;
+
+        static {
+            Linker linker = Linker.nativeLinker();
+            boolean linux = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")
+                    && !Boolean.getBoolean("stoker.hugepages.disable");
+            MMAP = !linux ? null : linker.defaultLookup().find("mmap").map(a -> linker.downcallHandle(a,
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG)))
+                    .orElse(null);
+            MUNMAP = !linux ? null : linker.defaultLookup().find("munmap").map(a -> linker.downcallHandle(a,
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG)))
+                    .orElse(null);
+            MADVISE = !linux ? null : linker.defaultLookup().find("madvise").map(a -> linker.downcallHandle(a,
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                            ValueLayout.JAVA_INT))).orElse(null);
+        }
     }
 
     private AnonymousMemory() {
     }
 
+    /**
+     * Links the native calls on a thread of their own, once per JVM, unless done: in a new JVM
+     * linking them (this class's initializer) takes about 100 ms, which a pool's first block, the
+     * first batch of the first loader, would otherwise wait for. Started when a pool is made, it
+     * runs while the workers start and fetch their first samples; a block asked for sooner waits
+     * for it to finish (the JVM's class initialization lock), never links twice.
+     */
+    static void linkInBackground() {
+        if (LINKING.getAndSet(true)) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("stoker-link-mmap").start(() -> {
+            try {
+                Class.forName(Native.class.getName(), true, AnonymousMemory.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // the first block then meets the same error, where it is reported as before
+            }
+        });
+    }
+
     /** Whether blocks can be mapped here. */
     static boolean available() {
-        return MMAP != null && MUNMAP != null && MADVISE != null;
+        return Native.MMAP != null && Native.MUNMAP != null && Native.MADVISE != null;
     }
 
     /**
@@ -64,7 +91,7 @@ final class AnonymousMemory {
         long length = bytes + HUGE_PAGE; // room to start at a 2 MiB boundary; the slack is never touched
         MemorySegment mapping;
         try {
-            mapping = (MemorySegment) MMAP.invokeExact(MemorySegment.NULL, length, PROT_READ_WRITE,
+            mapping = (MemorySegment) Native.MMAP.invokeExact(MemorySegment.NULL, length, PROT_READ_WRITE,
                     MAP_PRIVATE_ANONYMOUS, -1, 0L);
         } catch (Throwable t) {
             return null;
@@ -75,7 +102,7 @@ final class AnonymousMemory {
         long start = (mapping.address() + HUGE_PAGE - 1) & -HUGE_PAGE;
         try {
             // Advice, not a demand: with huge pages off ("never") the block is still good memory.
-            int ignored = (int) MADVISE.invokeExact(MemorySegment.ofAddress(start), bytes, MADV_HUGEPAGE);
+            int ignored = (int) Native.MADVISE.invokeExact(MemorySegment.ofAddress(start), bytes, MADV_HUGEPAGE);
         } catch (Throwable t) {
             // the same: the mapping stands
         }
@@ -85,7 +112,7 @@ final class AnonymousMemory {
 
     private static void unmap(long address, long length) {
         try {
-            int ignored = (int) MUNMAP.invokeExact(MemorySegment.ofAddress(address), length);
+            int ignored = (int) Native.MUNMAP.invokeExact(MemorySegment.ofAddress(address), length);
         } catch (Throwable t) {
             // munmap only fails for ranges that are not mappings, which this one is
         }

@@ -67,6 +67,9 @@ public final class BufferPool implements AutoCloseable {
         this.acquireTimeout = b.acquireTimeout;
         this.source = b.source;
         this.recordStacks = b.recordStacks;
+        if (source == OrdinaryMemory.INSTANCE) {
+            AnonymousMemory.linkInBackground(); // its first block is a new loader's first batch
+        }
     }
 
     public static Builder builder() {

@@ -75,6 +75,11 @@ public final class BatchMaker {
         return Stages.call(new Stages.Scope(clock, epoch, k), () -> WorkerScope.call(context, seed, action));
     }
 
+    /** {@link #timed}, telling {@code onDraw} when the action first draws from the batch's generator. */
+    <R> R timed(long epoch, long k, WorkerContext context, long seed, Supplier<R> action, Runnable onDraw) {
+        return Stages.call(new Stages.Scope(clock, epoch, k), () -> WorkerScope.call(context, seed, action, onDraw));
+    }
+
     /**
      * Batch {@code k} of {@code epoch} collated from {@code samples} into pooled memory.
      * {@code fetchStart} is when the fetch of the samples began ({@code System.nanoTime()}): the

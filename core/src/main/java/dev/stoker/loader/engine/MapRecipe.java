@@ -19,9 +19,18 @@ public sealed interface MapRecipe<T> permits SampleFetch, RowFill {
 
     /**
      * Batch {@code k} of {@code epoch}: the samples at {@code indices}, less those skipped under
-     * {@link SamplePolicy#SKIP}; {@code null} when every one of them was.
+     * {@link SamplePolicy#SKIP}; {@code null} when every one of them was. With {@code help} (a
+     * pass's first batch) the samples are made by every worker that comes to help, when the
+     * recipe makes them one call per sample; the batch is the same.
      */
-    Batch make(BatchMaker maker, long epoch, long k, long[] indices);
+    Batch make(BatchMaker maker, long epoch, long k, long[] indices, BatchHelp help);
+
+    /**
+     * Whether {@link #make} shares out the samples of a batch given help: when it makes them one
+     * call per sample and, under {@link SamplePolicy#SKIP}, never (a skipped sample moves the
+     * rows after it).
+     */
+    boolean sharesSamples(BatchMaker maker);
 
     /** The dataset as the recipe reads it (seen through the I/O mode when that is on). */
     Dataset<T> dataset();

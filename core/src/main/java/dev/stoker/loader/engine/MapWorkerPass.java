@@ -14,6 +14,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * position to come within the tuned window ({@link LiveSettings}); batch {@code k} is still
  * lane {@code k % n}'s, so the tuning changes when a batch is made, never what it holds. At 0
  * workers the consumer's thread makes the batch it waits for, in its lane's context.
+ *
+ * <p>Without an autotuner the first batch of each lane is made by all the workers, in the lane's
+ * context ({@link FirstBatches}): the pass's first batch comes about {@code n} times sooner.
  */
 final class MapWorkerPass<T> extends WorkerPass<T> {
     private final MapBatches<T> source;
@@ -24,6 +27,9 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     // the consumer's thread making it itself (a CAS from k - n to k: exactly one of them makes k).
     // Null otherwise, and the feed is read once per position as before.
     private final AtomicLongArray claimed;
+    // Each lane's first batch made by all the workers (FirstBatches); none under an autotuner, whose
+    // lanes wait for permits and whose consumer's thread may make batches.
+    private final FirstBatches help;
 
     MapWorkerPass(MapBatches<T> source, BatchMaker maker, long epoch, BatchPlan plan, DeliveryLog log,
                   WorkerCrew crew, boolean ownsCrew, Duration grace) {
@@ -40,6 +46,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
         } else {
             claimed = null;
         }
+        this.help = live.tuned() ? FirstBatches.NONE : source.helpFor(crew.size(), maker);
     }
 
     @Override
@@ -55,8 +62,24 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     @Override
     void work(Worker worker, WorkerContext context) {
         int w = worker.id();
+        try {
+            help.helpBefore(w); // the lanes before this one: their first batches
+            makeBatches(worker, context);
+        } catch (InterruptedException e) {
+            // the pass is closing
+        } finally {
+            help.lane(w).close(); // whatever became of this lane's first batch: nobody waits for it
+        }
+    }
+
+    private void makeBatches(Worker worker, WorkerContext context) throws InterruptedException {
+        int w = worker.id();
         int n = crew.size();
         for (long k = w; ; k += n) {
+            if (k == w + n) { // this lane's first batch is behind it (made, skipped or made elsewhere)
+                help.lane(w).close();
+                help.helpAfter(w); // the lanes after this one: their first batches
+            }
             // the indices first (arrays only, no data): a worker past the end must learn it even
             // while the tuned window holds it back, or the consumer would wait for it forever
             long[] indices = claimed == null ? feed.get(k) : feed.hold(k); // k: the position in the plan
@@ -101,7 +124,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             worker.working(batch, indices);
             BoardResult result;
             try {
-                result = make(context, batch, indices, worker.name());
+                result = make(context, batch, indices, worker.name(), k == w ? help.lane(w) : BatchHelp.NONE);
             } finally {
                 worker.idle();
                 live.afterMake();
@@ -113,9 +136,9 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
     }
 
     /** Batch {@code batch} made on this thread, as a result for the board; {@code who} names the thread in errors. */
-    private BoardResult make(WorkerContext context, long batch, long[] indices, String who) {
+    private BoardResult make(WorkerContext context, long batch, long[] indices, String who, BatchHelp help) {
         try {
-            Batch made = source.make(maker, context, epoch, batch, indices);
+            Batch made = source.make(maker, context, epoch, batch, indices, help);
             if (made == null) {
                 log.delivered(batch); // nothing in it to deliver, now or after a resume
             }
@@ -150,7 +173,7 @@ final class MapWorkerPass<T> extends WorkerPass<T> {
             return null; // the end, or its lane has it: wait for the board
         }
         feed.forget(k);
-        BoardResult result = make(settings.context(w, n, epoch), plan.original(k), indices, null);
+        BoardResult result = make(settings.context(w, n, epoch), plan.original(k), indices, null, BatchHelp.NONE);
         board.tookItself(w);
         return result;
     }

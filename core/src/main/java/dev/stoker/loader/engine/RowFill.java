@@ -3,6 +3,7 @@ package dev.stoker.loader.engine;
 import dev.stoker.data.BatchSlots;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
+import dev.stoker.data.SampleSlot;
 import dev.stoker.loader.Batch;
 import dev.stoker.loader.LoaderException;
 import java.util.Arrays;
@@ -22,26 +23,32 @@ import java.util.Optional;
 record RowFill<T>(FillableDataset<T> dataset, SampleLayout layout, boolean perSample) implements MapRecipe<T> {
 
     @Override
+    public boolean sharesSamples(BatchMaker maker) {
+        return perSample && maker.skips() == null;
+    }
+
+    @Override
     public Optional<SampleLayout> fillLayout() {
         return Optional.of(layout);
     }
 
     @Override
-    public Batch make(BatchMaker maker, long epoch, long k, long[] indices) {
+    public Batch make(BatchMaker maker, long epoch, long k, long[] indices, BatchHelp help) {
         long start = System.nanoTime();
         return maker.filled(layout, epoch, k, indices, indices.length, start, slots -> {
-            long[] delivered = write(maker, epoch, k, indices, slots);
+            long[] delivered = write(maker, epoch, k, indices, slots, help);
             return new BatchMaker.Rows(delivered.length, delivered);
         });
     }
 
     /** Fills the rows of the batch; returns the indices delivered, in their rows' order. */
-    private long[] write(BatchMaker maker, long epoch, long k, long[] indices, BatchSlots slots) {
+    private long[] write(BatchMaker maker, long epoch, long k, long[] indices, BatchSlots slots, BatchHelp help) {
         if (perSample && maker.skips() != null) {
             return fillSkipping(maker, epoch, k, indices, slots);
         }
         if (perSample) {
-            for (int j = 0; j < indices.length; j++) {
+            int shared = help.isOpen() ? shared(maker, epoch, k, indices, slots, help) : 0; // a volatile read
+            for (int j = shared; j < indices.length; j++) {
                 try {
                     dataset.fill(indices[j], slots.slot(j));
                 } catch (RuntimeException | Error e) {
@@ -64,6 +71,26 @@ record RowFill<T>(FillableDataset<T> dataset, SampleLayout layout, boolean perSa
                 return fillSkipping(maker, epoch, k, indices, slots);
             }
             throw fillBatchFailure(maker, epoch, k, indices, slots, e);
+        }
+    }
+
+    /** A lane's first batch: its rows filled with the other workers' help; returns how many from row 0 are. */
+    private int shared(BatchMaker maker, long epoch, long k, long[] indices, BatchSlots slots, BatchHelp help) {
+        try {
+            return help.share(indices.length, j -> {
+                SampleSlot slot = slots.slot(j);
+                try {
+                    dataset.fill(indices[j], slot);
+                } catch (RuntimeException | Error e) {
+                    throw new FieldFailure(slot.lastField(), e); // this row's field, not another row's
+                }
+            });
+        } catch (SharedSamples.Failed f) {
+            String field = f.getCause() instanceof FieldFailure ff && ff.field != null
+                    ? "field '" + ff.field + "' of " : "";
+            Throwable cause = f.getCause() instanceof FieldFailure ff ? ff.getCause() : f.getCause();
+            throw maker.failure("filling " + field + "sample " + indices[f.j] + " for", epoch, k, indices,
+                    indices[f.j], cause);
         }
     }
 
@@ -90,6 +117,17 @@ record RowFill<T>(FillableDataset<T> dataset, SampleLayout layout, boolean perSa
             kept[rows++] = i;
         }
         return rows == indices.length ? indices : Arrays.copyOf(kept, rows);
+    }
+
+    /** A shared fill failed while writing {@code field} (null: before asking for one). */
+    private static final class FieldFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final String field;
+
+        FieldFailure(String field, Throwable cause) {
+            super(cause.toString(), cause, false, false);
+            this.field = field;
+        }
     }
 
     private static LoaderException fillBatchFailure(BatchMaker maker, long epoch, long k, long[] indices,

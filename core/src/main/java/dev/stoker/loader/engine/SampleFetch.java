@@ -22,12 +22,17 @@ import java.util.Optional;
 record SampleFetch<T>(Dataset<T> dataset, Collate<T> collate, boolean perSample) implements MapRecipe<T> {
 
     @Override
+    public boolean sharesSamples(BatchMaker maker) {
+        return perSample && maker.skips() == null;
+    }
+
+    @Override
     public Optional<SampleLayout> fillLayout() {
         return Optional.empty();
     }
 
     @Override
-    public Batch make(BatchMaker maker, long epoch, long k, long[] indices) {
+    public Batch make(BatchMaker maker, long epoch, long k, long[] indices, BatchHelp help) {
         long start = System.nanoTime();
         if (maker.skips() != null) {
             Fetched<T> fetched = fetchSkipping(maker, epoch, k, indices);
@@ -36,17 +41,32 @@ record SampleFetch<T>(Dataset<T> dataset, Collate<T> collate, boolean perSample)
             }
             return maker.collated(collate, epoch, k, fetched.indices(), fetched.samples(), start);
         }
-        List<T> samples = fetch(maker, epoch, k, indices);
+        List<T> samples = fetch(maker, epoch, k, indices, help);
         return maker.collated(collate, epoch, k, indices, samples, start);
     }
 
     /** The samples fetched and their indices, the skipped ones left out. */
     private record Fetched<T>(long[] indices, List<T> samples) {}
 
-    private List<T> fetch(BatchMaker maker, long epoch, long k, long[] indices) {
+    private List<T> fetch(BatchMaker maker, long epoch, long k, long[] indices, BatchHelp help) {
         if (perSample) {
             List<T> samples = new ArrayList<>(indices.length);
-            for (long i : indices) {
+            int shared = 0;
+            if (help.isOpen()) { // a lane's first batch: one volatile read for every other
+                @SuppressWarnings("unchecked")
+                T[] fetched = (T[]) new Object[indices.length];
+                try {
+                    shared = help.share(indices.length, j -> fetched[j] = dataset.get(indices[j]));
+                } catch (SharedSamples.Failed f) {
+                    throw maker.failure("fetching sample " + indices[f.j] + " for", epoch, k, indices, indices[f.j],
+                            f.getCause());
+                }
+                for (int j = 0; j < shared; j++) {
+                    samples.add(fetched[j]);
+                }
+            }
+            for (int j = shared; j < indices.length; j++) {
+                long i = indices[j];
                 try {
                     samples.add(dataset.get(i));
                 } catch (RuntimeException | Error e) { // an Error too: the report names the sample

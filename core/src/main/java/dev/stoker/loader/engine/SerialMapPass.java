@@ -42,7 +42,7 @@ final class SerialMapPass<T> implements BatchSource {
             long position = plan.original(k++); // k advances also when the batch fails
             Batch batch;
             try {
-                batch = source.make(maker, context, epoch, position, indices);
+                batch = source.make(maker, context, epoch, position, indices, BatchHelp.NONE);
             } catch (LoaderException e) {
                 throw ConcurrentFetchDataset.refine(e);
             }
