@@ -22,7 +22,7 @@ import java.nio.charset.StandardCharsets;
  * twice takes its last value. Strings must be valid UTF-8 with no raw control characters; nesting
  * deeper than {@value #MAX_DEPTH} is refused rather than followed (no stack overflow).
  *
- * <p>Thread-safe: no state between calls.
+ * <p>Thread-safe: no state between calls but each thread's scratch array for integer lists.
  */
 final class JsonField {
     static final int MAX_DEPTH = 512;
@@ -37,6 +37,13 @@ final class JsonField {
     private final boolean wantInts;
     private int[] ints;
     private int intCount;
+    /**
+     * Each thread's array for the integers of a list, kept from line to line at the size the
+     * longest list needed: a list read into a fresh array grew it by doubling on every line, half
+     * of W9's allocations. The list handed out is a copy of its length.
+     */
+    private static final int MAX_KEPT = 1 << 20; // 4 MiB a thread at most; a longer list is a one-off
+    private static final ThreadLocal<int[]> SCRATCH = ThreadLocal.withInitial(() -> new int[256]);
 
     private JsonField(byte[] bytes, int length, String key) {
         this(bytes, length, key, false);
@@ -92,7 +99,13 @@ final class JsonField {
         if (p.has && p.ints == null) {
             throw new NotAString("field \"" + key + "\" is not a list of int32 integers");
         }
-        return p.ints == null ? null : java.util.Arrays.copyOf(p.ints, p.intCount);
+        if (p.ints == null) {
+            return null;
+        }
+        if (p.ints.length > SCRATCH.get().length && p.ints.length <= MAX_KEPT) {
+            SCRATCH.set(p.ints); // grown for this line: keep the larger array for the next ones
+        }
+        return java.util.Arrays.copyOf(p.ints, p.intCount);
     }
 
     /** Checks that {@code bytes[0, length)} is one JSON value of any kind. */
@@ -211,7 +224,7 @@ final class JsonField {
     private boolean intArray(int depth) throws Bad {
         nest(depth);
         pos++; // '['
-        ints = new int[16];
+        ints = SCRATCH.get();
         intCount = 0;
         skipWs();
         if (pos < end && b[pos] == ']') {
