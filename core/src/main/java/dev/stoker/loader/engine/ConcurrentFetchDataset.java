@@ -55,17 +55,6 @@ sealed class ConcurrentFetchDataset<T> implements Dataset<T> permits ConcurrentF
         }
     }
 
-    /** A fill failed while writing {@code field}: carried from the fill's thread to the message. */
-    static final class FieldFailure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final String field;
-
-        FieldFailure(String field, Throwable cause) {
-            super("filling field '" + field + "' failed", cause, false, false);
-            this.field = field;
-        }
-    }
-
     /** One sample's work: {@code j}, its place in the batch, and {@code index}, its dataset index. */
     @FunctionalInterface
     interface SampleTask<R> {

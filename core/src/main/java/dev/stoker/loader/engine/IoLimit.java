@@ -16,11 +16,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class IoLimit {
     private final Throttle permits;
-    private volatile int size;
 
     private IoLimit(int size) {
         this.permits = new Throttle(size);
-        this.size = size;
     }
 
     /** A limit of {@code concurrency} fetches at once. */
@@ -33,19 +31,18 @@ public final class IoLimit {
 
     /** Fetches that may run at once now. */
     public int size() {
-        return size;
+        return permits.size();
     }
 
     /**
      * Sets the fetches at once (at least 1); fetches under way finish, so a smaller count takes
      * effect as they end. Never blocks.
      */
-    public synchronized void resize(int concurrency) {
+    public void resize(int concurrency) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("ioConcurrency must be positive, not " + concurrency);
         }
         permits.resize(concurrency);
-        size = concurrency;
     }
 
     /** Permits free now (negative while a shrink waits for fetches under way); for tests. */

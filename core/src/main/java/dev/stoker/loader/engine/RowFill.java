@@ -82,12 +82,14 @@ record RowFill<T>(FillableDataset<T> dataset, SampleLayout layout, boolean perSa
                 try {
                     dataset.fill(indices[j], slot);
                 } catch (RuntimeException | Error e) {
-                    throw new FieldFailure(slot.lastField(), e); // this row's field, not another row's
+                    if (slot.lastField() != null) {
+                        throw new FieldFailure(slot.lastField(), e); // this row's field, not another row's
+                    }
+                    throw e;
                 }
             });
         } catch (SharedSamples.Failed f) {
-            String field = f.getCause() instanceof FieldFailure ff && ff.field != null
-                    ? "field '" + ff.field + "' of " : "";
+            String field = f.getCause() instanceof FieldFailure ff ? "field '" + ff.field + "' of " : "";
             Throwable cause = f.getCause() instanceof FieldFailure ff ? ff.getCause() : f.getCause();
             throw maker.failure("filling " + field + "sample " + indices[f.j] + " for", epoch, k, indices,
                     indices[f.j], cause);
@@ -117,17 +119,6 @@ record RowFill<T>(FillableDataset<T> dataset, SampleLayout layout, boolean perSa
             kept[rows++] = i;
         }
         return rows == indices.length ? indices : Arrays.copyOf(kept, rows);
-    }
-
-    /** A shared fill failed while writing {@code field} (null: before asking for one). */
-    private static final class FieldFailure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final String field;
-
-        FieldFailure(String field, Throwable cause) {
-            super(cause.toString(), cause, false, false);
-            this.field = field;
-        }
     }
 
     private static LoaderException fillBatchFailure(BatchMaker maker, long epoch, long k, long[] indices,

@@ -129,6 +129,7 @@ final class SharedSamples {
         boolean interrupted = false;
         int drew;
         int failed;
+        int handedOut;
         synchronized (this) {
             stopped = true;
             while (running > 0) {
@@ -140,6 +141,7 @@ final class SharedSamples {
             }
             drew = firstDraw;
             failed = firstFailure;
+            handedOut = next; // stopped: no sample is handed out after this
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -147,11 +149,7 @@ final class SharedSamples {
         if (failed < size && failed <= drew) {
             throw new Failed(failed, failures[failed]);
         }
-        return Math.min(drew, next());
-    }
-
-    private synchronized int next() {
-        return next;
+        return Math.min(drew, handedOut);
     }
 
     /** Whether some sample drew from its generator (known once {@link #made} has returned). */
