@@ -24,6 +24,9 @@ import java.util.function.IntFunction;
  * 131,072 decodes).
  */
 final class RowGroupCache {
+    /** A row group whose decode was refused, and why. */
+    private record Refusal(int group, ParquetFormatException why) {}
+
     /** Reads ahead: decodes a row group in the background. */
     interface Ahead {
         CompletableFuture<RowGroupData> start(int group);
@@ -37,9 +40,8 @@ final class RowGroupCache {
         int lastMissed = -1;
         int aheadGroup = -1;
         CompletableFuture<RowGroupData> ahead;
-        /** The last row group whose decode was refused, and why; -1 for none. */
-        int failedGroup = -1;
-        ParquetFormatException failure;
+        /** The last row group whose decode was refused, and why; null for none. */
+        Refusal refused;
 
         State(int capacity) {
             groups = new LinkedHashMap<>(4, 0.75f, true) {
@@ -75,9 +77,9 @@ final class RowGroupCache {
         if (d != null) {
             return d;
         }
-        if (mine.failedGroup == group) {
+        if (mine.refused != null && mine.refused.group() == group) {
             // a fresh exception, so each refusal has its own stack; the message and cause are the decode's
-            throw new ParquetFormatException(mine.failure.getMessage(), mine.failure);
+            throw new ParquetFormatException(mine.refused.why().getMessage(), mine.refused.why());
         }
         try {
             if (mine.aheadGroup == group) {
@@ -89,8 +91,7 @@ final class RowGroupCache {
                 d = decode.apply(group);
             }
         } catch (ParquetFormatException e) {
-            mine.failedGroup = group;
-            mine.failure = e;
+            mine.refused = new Refusal(group, e);
             throw e;
         }
         mine.groups.put(group, d);
