@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, with .device/ carried there by
-# scripts/device-bundle.sh: the cuda module's tests (the GPU ones included), then the device
-# benchmarks. Logs go to $OUT when it is set.
+# scripts/device-bundle.sh: the cuda module's tests (the GPU ones included), the device
+# benchmarks, and the W3-style image loop with CPU and with GPU (nvJPEG) decoding. Logs go to $OUT
+# when it is set. With --tests-only, the tests alone.
 set -uo pipefail
 out=${OUT:-/tmp/stoker-device}; mkdir -p "$out"
 tar xzf .device/jre.tgz -C /tmp
-J=/tmp/jre/bin/java
+J="/tmp/jre/bin/java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector"
+[ -f .device/native/libturbojpeg.so.0 ] && export STOKER_TURBOJPEG=$PWD/.device/native/libturbojpeg.so.0
 nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,pcie.link.width.current --format=csv | tee "$out/gpu.txt"
-cp=$(ls .device/lib/*.jar | grep -v junit-console | tr '\n' ':').device/cuda-tests
-$J --enable-native-access=ALL-UNNAMED -jar .device/lib/junit-console.jar execute --disable-banner --disable-ansi-colors \
-  --class-path "$cp" --select-package dev.stoker.cuda --details=tree 2>&1 | tee "$out/cuda-tests.txt"
-if [ "${1:-}" != "--tests-only" ]; then
-  $J --enable-native-access=ALL-UNNAMED -cp "$cp" dev.stoker.cuda.measure.DeviceBench ${BENCH_ARGS:-} 2>&1 | tee "$out/device-bench.txt"
-  # The W3-style loop end to end: JPEG decode by the workers into pinned batches, overlapped copies,
-  # a fixed GPU step (makes W3's images in the cache folder first when there are none: about a minute).
-  $J --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -jar .device/stoker.jar \
-    cuda --loop ${LOOP_ARGS:-} 2>&1 | tee "$out/device-loop.txt"
+# what the GPU-decode path can use there: nvJPEG, wherever CUDA or a Python wheel put it
+nv=$(find / -xdev -name 'libnvjpeg.so*' 2>/dev/null | grep -v '^/proc' | sort | head -1)
+{ echo "nproc: $(nproc)"; echo "nvJPEG: ${nv:-none found}"; find / -xdev -name 'libnvjpeg*.so*' 2>/dev/null | head; } | tee "$out/probe.txt"
+[ -n "$nv" ] && [ -z "${STOKER_NVJPEG:-}" ] && export STOKER_NVJPEG=$nv
+data=${DATA:-/tmp/bd}
+if [ ! -d "$data/jpeg" ] && [ -f .device/gen_data.py ]; then
+  (time timeout 300 python3 .device/gen_data.py --root "$data" --only jpeg) 2>&1 | tail -4
 fi
+cp=$(ls .device/lib/*.jar | grep -v junit-console | tr '\n' ':').device/cuda-tests
+timeout 300 $J -jar .device/lib/junit-console.jar execute --disable-banner --disable-ansi-colors \
+  --class-path "$cp" --select-package dev.stoker.cuda --details=tree 2>&1 | tee "$out/cuda-tests.txt"
+[ "${1:-}" = "--tests-only" ] && exit 0
+timeout 200 $J -cp "$cp" dev.stoker.cuda.measure.DeviceBench ${BENCH_ARGS:-} 2>&1 | tee "$out/device-bench.txt"
+w=$(( $(nproc) - 1 ))
+timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w ${LOOP_ARGS:---step-ms 40,30,20,15,10} 2>&1 | tee "$out/loop-cpu.txt"
+timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w --gpu-only ${LOOP_ARGS:---step-ms 40,20,10,5} 2>&1 | tee "$out/loop-gpu.txt"

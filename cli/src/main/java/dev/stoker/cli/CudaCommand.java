@@ -3,6 +3,7 @@ package dev.stoker.cli;
 import dev.stoker.cuda.Cuda;
 import dev.stoker.cuda.CudaRuntime;
 import dev.stoker.cuda.measure.DeviceBench;
+import dev.stoker.cuda.measure.JpegLoopBench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,12 +17,14 @@ import picocli.CommandLine.Spec;
  * {@code stoker cuda}: whether this machine has a usable CUDA device; with {@code --bench} the
  * device measurements (host-to-device bandwidth by copy size, and the step loop fed by the
  * device prefetcher from pinned and from ordinary batch memory); with {@code --loop} the
- * W3-style loop end to end ({@link DeviceLoop}).
+ * W3-style loop end to end ({@link JpegLoopBench}); with {@code --gpu-decode} the same images decoded
+ * on the GPU by nvJPEG.
  *
  * <pre>{@code
  * stoker cuda            # one line per device, or why there is none
  * stoker cuda --bench    # the tables of docs/cuda.md
  * stoker cuda --loop     # JPEG decode + pinned batches + prefetcher + a fixed GPU step
+ * stoker cuda --loop --gpu-decode   # and the same with nvJPEG and the resample on the GPU
  * }</pre>
  */
 @Command(
@@ -31,7 +34,9 @@ import picocli.CommandLine.Spec;
             "with --bench measure the accelerator path: copy bandwidth from pinned and",
             "from ordinary memory, and how long a GPU step loop waits for its batches;",
             "with --loop run W3's images end to end (decode, pinned batches, overlapped",
-            "copies, a GPU step of fixed length) and say how long the GPU waited.",
+            "copies, a GPU step of fixed length) and say how long the GPU waited; with",
+            "--gpu-decode also decode them on the GPU (nvJPEG, the resample in Stoker's",
+            "kernel) and compare its pixels and speed with the CPU's.",
             "",
             "Nothing CUDA is needed to build or run Stoker: the runtime library is looked",
             "up when this runs (STOKER_CUDART, CUDA_HOME, LD_LIBRARY_PATH, /usr/local/cuda).",
@@ -43,7 +48,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "  stoker cuda                 the devices, or why there are none",
             "  stoker cuda --bench --quick a short run of the device benchmarks",
-            "  stoker cuda --loop --workers 8 --step-ms 20,40"
+            "  stoker cuda --loop --workers 8 --step-ms 20,40",
+            "  stoker cuda --loop --gpu-decode --data bench-data"
         })
 final class CudaCommand implements Callable<Integer> {
 
@@ -58,6 +64,10 @@ final class CudaCommand implements Callable<Integer> {
 
     @Option(names = "--loop", description = "Run the end-to-end W3-style loop (needs a GPU).")
     boolean loop;
+
+    @Option(names = "--gpu-decode", description = "With --loop: also decode on the GPU with nvJPEG (needs"
+            + " libnvjpeg; STOKER_NVJPEG names it).")
+    boolean gpuDecode;
 
     @Option(names = "--data", paramLabel = "DIR", description = "With --loop: a folder holding jpeg/ (an"
             + " ImageFolder); default: W3's generated images in the cache folder.")
@@ -103,7 +113,12 @@ final class CudaCommand implements Callable<Integer> {
         if (loop) {
             int n = workers != null ? workers : Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
             try {
-                DeviceLoop.run(System.out, cuda, data, n, stepsMs, samples);
+                Path root = data != null && java.nio.file.Files.isDirectory(data.resolve(W3JpegFolder.FOLDER))
+                        ? data.resolve(W3JpegFolder.FOLDER) : W3JpegFolder.generated(samples);
+                JpegLoopBench.cpuDecode(System.out, cuda, root, n, stepsMs);
+                if (gpuDecode) {
+                    JpegLoopBench.gpuDecode(System.out, cuda, root, n, stepsMs);
+                }
             } catch (IOException e) {
                 spec.commandLine().getErr().println("stoker cuda --loop: cannot read the images: " + e.getMessage());
                 return 1;

@@ -29,7 +29,7 @@ public final class Cuda {
 
     private static Probe probe() {
         List<String> tried = new ArrayList<>();
-        Optional<CudaLibrary.Loaded> lib;
+        Optional<dev.stoker.cuda.lib.NativeLibraryFinder.Found> lib;
         try {
             lib = CudaLibrary.load(tried);
         } catch (RuntimeException | LinkageError e) {

@@ -458,25 +458,28 @@ public final class CudaRuntime {
         }
     }
 
-    /** Launches a kernel whose parameters are all 64-bit values. */
+    /** Launches a kernel whose parameters are all 64-bit values, on a one-dimensional grid. */
     void launch(long kernel, int gridX, int blockX, long stream, long... params) {
+        launch(kernel, new int[] {gridX, 1, 1}, new int[] {blockX, 1, 1}, stream, params);
+    }
+
+    /** Launches a kernel whose parameters are all 64-bit values; {@code grid} and {@code block} are x, y, z. */
+    void launch(long kernel, int[] grid, int[] block, long stream, long... params) {
         requireKernels();
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment grid = a.allocate(DIM3);
-            grid.set(JAVA_INT, 0, gridX);
-            grid.set(JAVA_INT, 4, 1);
-            grid.set(JAVA_INT, 8, 1);
-            MemorySegment block = a.allocate(DIM3);
-            block.set(JAVA_INT, 0, blockX);
-            block.set(JAVA_INT, 4, 1);
-            block.set(JAVA_INT, 8, 1);
+            MemorySegment g = a.allocate(DIM3);
+            MemorySegment b = a.allocate(DIM3);
+            for (int i = 0; i < 3; i++) {
+                g.setAtIndex(JAVA_INT, i, grid[i]);
+                b.setAtIndex(JAVA_INT, i, block[i]);
+            }
             MemorySegment values = a.allocate(JAVA_LONG, Math.max(1, params.length));
             MemorySegment pointers = a.allocate(ADDRESS, Math.max(1, params.length));
             for (int i = 0; i < params.length; i++) {
                 values.setAtIndex(JAVA_LONG, i, params[i]);
                 pointers.setAtIndex(ADDRESS, i, values.asSlice(i * 8L, 8));
             }
-            check((int) launchKernel.invokeExact(kernel, grid, block, pointers, 0L, stream), "cudaLaunchKernel");
+            check((int) launchKernel.invokeExact(kernel, g, b, pointers, 0L, stream), "cudaLaunchKernel");
         } catch (Throwable t) {
             throw rethrow(t);
         }

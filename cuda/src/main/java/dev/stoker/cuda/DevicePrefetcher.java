@@ -49,6 +49,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
     private final long consumerStream;
     private final java.util.function.LongConsumer beforeEachCopy;
     private final StageClock clock; // null: the copies are not timed as a stage
+    private final DeviceStage stage; // null: the consumer gets the copy as it is
     private final List<PrefetchSlot> slots = new ArrayList<>();
     private final BlockingQueue<PrefetchSlot> free;
     /** Copied slots in order, then {@link #END} or the feeder's exception. */
@@ -70,6 +71,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
         this.consumerStream = b.consumerStream;
         this.beforeEachCopy = b.beforeEachCopy;
         this.clock = b.clock;
+        this.stage = b.stage;
         cuda.setDevice(device);
         this.free = new ArrayBlockingQueue<>(b.slots);
         this.ready = new ArrayBlockingQueue<>(b.slots + 1);
@@ -100,7 +102,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
                         slot.reclaimHost(true); // its previous copy was long consumed; make sure it finished
                         beforeEachCopy.accept(slot.stream.handle());
                         long t0 = System.nanoTime();
-                        mirrored = slot.issueCopy(batch);
+                        mirrored = slot.issueCopy(batch, stage);
                         long t1 = System.nanoTime();
                         copyIssueNanos.addAndGet(t1 - t0);
                         copies.incrementAndGet();
@@ -273,6 +275,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
         private long consumerStream;
         private java.util.function.LongConsumer beforeEachCopy = stream -> {};
         private StageClock clock;
+        private DeviceStage stage;
 
         private Builder(CudaRuntime cuda, Iterator<Batch> source) {
             this.cuda = Objects.requireNonNull(cuda, "cuda");
@@ -305,6 +308,16 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
          */
         public Builder clock(StageClock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Work to queue on each slot's stream after its copy, overlapping the step as the copy
+         * does; the consumer gets what it returns. {@link Stats#copyIssueNanos()} then includes
+         * the host's part of it.
+         */
+        public Builder stage(DeviceStage stage) {
+            this.stage = Objects.requireNonNull(stage, "stage");
             return this;
         }
 

@@ -1,9 +1,5 @@
 package dev.stoker.cuda;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -19,30 +15,19 @@ import java.lang.foreign.MemorySegment;
  */
 public final class Kernels implements AutoCloseable {
     private final CudaRuntime cuda;
-    private final long library;
+    private final PtxModule module;
     private final long spin;
     private final long checksum;
 
     private Kernels(CudaRuntime cuda) {
         this.cuda = cuda;
-        try (Arena a = Arena.ofConfined()) {
-            this.library = cuda.libraryLoad(a.allocateFrom(ptx()));
-        }
-        this.spin = cuda.libraryKernel(library, "stoker_spin");
-        this.checksum = cuda.libraryKernel(library, "stoker_checksum");
+        this.module = PtxModule.load(cuda, Kernels.class, "kernels.ptx");
+        this.spin = module.kernel("stoker_spin");
+        this.checksum = module.kernel("stoker_checksum");
     }
 
     public static Kernels load(CudaRuntime cuda) {
         return new Kernels(cuda);
-    }
-
-    private static String ptx() {
-        try (InputStream in = Kernels.class.getResourceAsStream("kernels.ptx")) {
-            if (in == null) throw new IllegalStateException("kernels.ptx is missing from the stoker-cuda jar");
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Queues a kernel on {@code stream} that keeps the GPU busy for {@code nanos} nanoseconds. */
@@ -70,6 +55,6 @@ public final class Kernels implements AutoCloseable {
 
     @Override
     public void close() {
-        cuda.libraryUnload(library);
+        module.close();
     }
 }

@@ -37,12 +37,25 @@ final class PrefetchSlot implements AutoCloseable {
     /**
      * Queues the copy of {@code batch} into this slot's device buffers and returns the device-side
      * mirror of its data. The copy waits, on the GPU, for the consumer to have let go of the
-     * slot's previous contents; the host never blocks here.
+     * slot's previous contents; the host never blocks here. A {@code stage}'s work goes on the
+     * same stream, before the event that says the slot is ready.
      */
-    Object issueCopy(Batch batch) {
+    Object issueCopy(Batch batch, DeviceStage stage) {
         stream.waitFor(released);
         int[] next = {0};
-        Object mirrored = mirror(batch, batch.data(), next);
+        Object mirrored;
+        if (stage != null && batch.data() instanceof Map<?, ?> fields) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<?, ?> e : fields.entrySet()) {
+                out.put(e.getKey(), stage.copies(e.getKey()) ? mirror(batch, e.getValue(), next) : e.getValue());
+            }
+            mirrored = out;
+        } else {
+            mirrored = mirror(batch, batch.data(), next);
+        }
+        if (stage != null) {
+            mirrored = stage.apply(id, batch, mirrored, stream.handle());
+        }
         copied.record(stream);
         host = batch;
         return mirrored;

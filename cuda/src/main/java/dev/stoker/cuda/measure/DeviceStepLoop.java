@@ -34,13 +34,20 @@ public final class DeviceStepLoop {
                          double consumerWaitMs, long bytesPerBatch) {}
 
     public static Result run(CudaRuntime cuda, Kernels kernels, Iterator<Batch> source, long stepNanos, int slots) {
+        return run(cuda, kernels, source, stepNanos, slots, null);
+    }
+
+    /** As {@link #run(CudaRuntime, Kernels, Iterator, long, int)}, with {@code stage} (null: none) after each copy. */
+    public static Result run(CudaRuntime cuda, Kernels kernels, Iterator<Batch> source, long stepNanos, int slots,
+                             dev.stoker.cuda.DeviceStage stage) {
+        DevicePrefetcher.Builder builder = DevicePrefetcher.builder(cuda, source).slots(slots);
+        if (stage != null) builder.stage(stage);
         try (CudaStream compute = new CudaStream(cuda);
              CudaEvent start = new CudaEvent(cuda, true);
              CudaEvent end = new CudaEvent(cuda, true);
              CudaEvent even = new CudaEvent(cuda, false);
              CudaEvent odd = new CudaEvent(cuda, false);
-             DevicePrefetcher gpu = DevicePrefetcher.builder(cuda, source).slots(slots)
-                     .consumerStream(compute.handle()).build()) {
+             DevicePrefetcher gpu = builder.consumerStream(compute.handle()).build()) {
             long steps = 0;
             long bytes = 0;
             while (gpu.hasNext()) {

@@ -116,6 +116,16 @@ public final class Geometry {
         return new CropBox(ys[0], xs[0], ys[1] - ys[0], xs[1] - xs[0]);
     }
 
+    /** The mapping across, as numbers (for a resampler elsewhere, such as the GPU's). */
+    public AxisMapping mappingX() {
+        return x.mapping();
+    }
+
+    /** The mapping down, as numbers. */
+    public AxisMapping mappingY() {
+        return y.mapping();
+    }
+
     /** Mirrors the image left to right. */
     public void flipHorizontal() {
         flipped = !flipped;
@@ -156,6 +166,10 @@ public final class Geometry {
             int from = (int) Math.clamp(lo, 0, inSize - 1);
             int to = (int) Math.clamp(hi, from + 1, inSize);
             return new int[] {origin + from, origin + to};
+        }
+
+        AxisMapping mapping() {
+            return new AxisMapping(origin, inSize, in0, scale, shift, imgStart, imgEnd, size);
         }
 
         boolean padded() {

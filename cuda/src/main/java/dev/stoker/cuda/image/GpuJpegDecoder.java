@@ -1,0 +1,459 @@
+package dev.stoker.cuda.image;
+
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.stoker.cuda.CudaException;
+import dev.stoker.cuda.CudaRuntime;
+import dev.stoker.cuda.DeviceBuffer;
+import dev.stoker.cuda.DeviceStage;
+import dev.stoker.cuda.DeviceTensor;
+import dev.stoker.cuda.PtxModule;
+import dev.stoker.cuda.lib.NvJpeg;
+import dev.stoker.loader.Batch;
+import dev.stoker.tensor.DType;
+import dev.stoker.tensor.Shape;
+import dev.stoker.tensor.Tensor;
+import dev.stoker.vision.decode.ImageDecodeException;
+import dev.stoker.vision.transform.Normalize;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The GPU's half of decoding JPEGs on the GPU: a {@link DeviceStage} for the
+ * {@link dev.stoker.cuda.DevicePrefetcher} that decodes a {@link GpuJpegDataset}'s batch with
+ * nvJPEG's batched decoder into device memory, then resamples (PIL's antialiased bilinear, bit for
+ * bit the CPU path's arithmetic), flips and normalizes it with Stoker's kernel into an
+ * {@code (n, 3, H, W)} tensor, all on the slot's stream, overlapping the step.
+ *
+ * <p>The JPEG engines of an A100, H100 or H200 ({@link NvJpeg#BACKEND_HARDWARE}) are used where
+ * the GPU has them, nvJPEG's default backend (Huffman decoding on this thread, the rest on the GPU)
+ * elsewhere. A batch the batched decoder refuses (a progressive JPEG on the engines, say) is
+ * decoded image by image with the default backend; an image that fails there too is an
+ * {@link ImageDecodeException} naming its file. See {@link GpuJpegDataset} for the whole loop.
+ *
+ * <p>The consumer gets a map: {@code image} (a {@link DeviceTensor}, f32 normalized or u8 pixels)
+ * and {@code label}.
+ */
+public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
+    private static final long ALIGN = 256;
+    /** nvJPEG decodes at most 65,535 x 65,535 (JPEG's own limit); this bounds one image's device bytes. */
+    private static final long MAX_PIXELS = 1L << 28;
+    private static final int BLOCK_X = 32;
+    private static final int BLOCK_Y = 8;
+
+    private final CudaRuntime cuda;
+    private final NvJpeg nv;
+    private final GpuJpegDataset<?> dataset;
+    private final int device;
+    private final int outH;
+    private final int outW;
+    private final boolean pixels;
+    private final PtxModule module;
+    private final long kernel;
+    private final DeviceBuffer norm;
+    private final long handle;
+    private final int backend;
+    private long fallbackHandle;
+    private final Arena arena = Arena.ofShared();
+    private final List<SlotState> slots = new ArrayList<>();
+    private long fallbackBatches;
+    private boolean closed;
+
+    private GpuJpegDecoder(Builder b) {
+        this.cuda = b.cuda;
+        this.nv = NvJpeg.library().orElseThrow(() -> new IllegalStateException("GPU JPEG decoding needs nvJPEG: "
+                + NvJpeg.status()));
+        this.dataset = b.dataset;
+        this.device = b.device;
+        Shape shape = dataset.pipeline().outputShape();
+        this.outH = (int) shape.dim(1);
+        this.outW = (int) shape.dim(2);
+        this.pixels = b.pixels;
+        cuda.setDevice(device);
+        this.module = PtxModule.load(cuda, GpuJpegDecoder.class, "image_kernels.ptx");
+        this.kernel = module.kernel(pixels ? "stoker_resample_u8" : "stoker_resample_f32");
+        Normalize n = dataset.pipeline().normalize();
+        this.norm = DeviceBuffer.allocate(cuda, 6 * Float.BYTES);
+        MemorySegment host = arena.allocate(6 * Float.BYTES);
+        for (int c = 0; c < 3; c++) {
+            host.setAtIndex(JAVA_FLOAT, c, n.mean()[c]);
+            host.setAtIndex(JAVA_FLOAT, 3 + c, n.std()[c]);
+        }
+        cuda.memcpy(norm.pointer(), host.address(), 6 * Float.BYTES, CudaRuntime.MEMCPY_HOST_TO_DEVICE);
+        long[] made = createHandle(b.hardware);
+        this.handle = made[0];
+        this.backend = (int) made[1];
+    }
+
+    /** Starts describing a decoder for {@code dataset}'s batches; the output size and normalize are its pipeline's. */
+    public static Builder builder(CudaRuntime cuda, GpuJpegDataset<?> dataset) {
+        return new Builder(cuda, dataset);
+    }
+
+    /** The hardware backend where asked and present, else the default one: {handle, backend}. */
+    private long[] createHandle(boolean hardware) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_LONG);
+            if (hardware && nv.create(NvJpeg.BACKEND_HARDWARE, out) == 0) {
+                return new long[] {out.get(JAVA_LONG, 0), NvJpeg.BACKEND_HARDWARE};
+            }
+            check(nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
+            return new long[] {out.get(JAVA_LONG, 0), NvJpeg.BACKEND_DEFAULT};
+        }
+    }
+
+    /** Which nvJPEG backend decodes: "hardware" (the JPEG engines) or "default" (CPU Huffman + GPU). */
+    public String backend() {
+        return backend == NvJpeg.BACKEND_HARDWARE ? "hardware" : "default";
+    }
+
+    /** Batches the batched decoder refused, decoded image by image instead. */
+    public long fallbackBatches() {
+        return fallbackBatches;
+    }
+
+    @Override
+    public boolean copies(Object field) {
+        // the bitstreams are read from the pinned host batch, and the plan is rewritten on the host
+        return GpuJpegDataset.LABEL.equals(field);
+    }
+
+    @Override
+    public Object apply(int slot, Batch host, Object copied, long stream) {
+        if (!(host.data() instanceof Map<?, ?> data) || !(data.get(GpuJpegDataset.JPEG) instanceof Tensor jpeg)
+                || !(data.get(GpuJpegDataset.JPEG_BYTES) instanceof Tensor lengths)
+                || !(data.get(GpuJpegDataset.GEOMETRY) instanceof Tensor geometry)) {
+            throw new IllegalArgumentException("batch " + host.index() + " is not a GpuJpegDataset batch (jpeg,"
+                    + " jpeg_bytes, geometry, label): " + host.data());
+        }
+        int n = (int) jpeg.shape().dim(0);
+        long rowBytes = jpeg.shape().dim(1);
+        SlotState s = slot(slot, n);
+        MemorySegment bitstreams = jpeg.segment();
+        MemorySegment plans = geometry.segment();
+        long[] indices = host.indices();
+
+        // Place each decoded image in the slot's device memory, as the plans' sizes say.
+        long total = 0;
+        long[] offsets = new long[n];
+        for (int i = 0; i < n; i++) {
+            long first = (long) i * GpuSampleRecord.WORDS;
+            long w = GpuSampleRecord.get(plans, first, GpuSampleRecord.SOURCE_WIDTH);
+            long h = GpuSampleRecord.get(plans, first, GpuSampleRecord.SOURCE_HEIGHT);
+            long len = lengths.getLong(i);
+            if (w < 1 || h < 1 || w * h > MAX_PIXELS || len < 1 || len > rowBytes) {
+                throw new ImageDecodeException(dataset.describe(indices[i]), "a plan of " + w + "x" + h + " pixels and "
+                        + len + " bytes, which no JPEG a batch row of " + rowBytes + " bytes holds has");
+            }
+            offsets[i] = total;
+            total += align(w * 3 * h);
+        }
+        long decoded = s.decoded(total, stream);
+
+        MemorySegment info = s.info;
+        for (int i = 0; i < n; i++) {
+            long first = (long) i * GpuSampleRecord.WORDS;
+            long w = GpuSampleRecord.get(plans, first, GpuSampleRecord.SOURCE_WIDTH);
+            long h = GpuSampleRecord.get(plans, first, GpuSampleRecord.SOURCE_HEIGHT);
+            MemorySegment bits = bitstreams.asSlice(i * rowBytes, lengths.getLong(i));
+            // nvJPEG's own reading of the header must agree with the plan the worker drew from
+            int rc = nv.imageInfo(handle, bits, info);
+            if (rc != 0 || info.getAtIndex(JAVA_INT, 2) != w || info.getAtIndex(JAVA_INT, 6) != h) {
+                throw new ImageDecodeException(dataset.describe(indices[i]), rc != 0
+                        ? "nvJPEG cannot read its header (" + NvJpeg.statusName(rc) + ")"
+                        : "nvJPEG reads it as " + info.getAtIndex(JAVA_INT, 2) + "x" + info.getAtIndex(JAVA_INT, 6)
+                                + " pixels, the CPU's header reader as " + w + "x" + h);
+            }
+            s.data.setAtIndex(JAVA_LONG, i, bits.address());
+            s.lengths.setAtIndex(JAVA_LONG, i, bits.byteSize());
+            MemorySegment image = s.images.asSlice(i * NvJpeg.IMAGE_BYTES, NvJpeg.IMAGE_BYTES);
+            image.fill((byte) 0);
+            image.set(JAVA_LONG, 0, decoded + offsets[i]);
+            image.set(JAVA_LONG, 32, w * 3);
+            MemorySegment.copy(plans, first * 8, s.recordsHost, first * 8, GpuSampleRecord.WORDS * 8L);
+            GpuSampleRecord.set(s.recordsHost, first, GpuSampleRecord.SOURCE, decoded + offsets[i]);
+            GpuSampleRecord.set(s.recordsHost, first, GpuSampleRecord.PITCH, w * 3);
+        }
+
+        if (s.initializedFor != n) {
+            check(nv.batchedInitialize(handle, s.state, n, 1, NvJpeg.OUTPUT_RGBI), "nvjpegDecodeBatchedInitialize");
+            s.initializedFor = n;
+        }
+        int rc = nv.decodeBatched(handle, s.state, s.data, s.lengths, s.images, stream);
+        if (rc != 0) {
+            fallbackBatches++;
+            decodeOneByOne(s, n, indices, stream);
+        }
+
+        cuda.memcpyAsync(s.recordsDev.pointer(), s.recordsHost.address(), n * GpuSampleRecord.WORDS * 8L,
+                CudaRuntime.MEMCPY_HOST_TO_DEVICE, stream);
+        long out = s.output(n, stream);
+        int[] grid = {(outW + BLOCK_X - 1) / BLOCK_X, (outH + BLOCK_Y - 1) / BLOCK_Y, n};
+        int[] block = {BLOCK_X, BLOCK_Y, 1};
+        if (pixels) {
+            module.launch(kernel, grid, block, stream, s.recordsDev.pointer(), out, outH, outW);
+        } else {
+            module.launch(kernel, grid, block, stream, s.recordsDev.pointer(), out, outH, outW, norm.pointer());
+        }
+        Map<Object, Object> result = new LinkedHashMap<>();
+        result.put("image", new DeviceTensor(out, pixels ? DType.U8 : DType.F32, Shape.of(n, 3, outH, outW), device));
+        if (copied instanceof Map<?, ?> c && c.get(GpuJpegDataset.LABEL) != null) {
+            result.put(GpuJpegDataset.LABEL, c.get(GpuJpegDataset.LABEL));
+        }
+        return result;
+    }
+
+    /** An image decoded on its own and copied back: 8-bit RGB rows, packed. */
+    public record HostImage(MemorySegment rgb, int width, int height) {}
+
+    /**
+     * Decodes one JPEG with nvJPEG's default backend and copies its pixels back to {@code arena}:
+     * what the GPU path resamples, to compare with a CPU decoder. Synchronous, and not while a
+     * prefetcher runs this decoder.
+     */
+    public HostImage decodeToHost(MemorySegment jpeg, String source, Arena arena) {
+        cuda.setDevice(device);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment bits = a.allocate(jpeg.byteSize(), 8);
+            MemorySegment.copy(jpeg, 0, bits, 0, jpeg.byteSize());
+            MemorySegment info = a.allocate(10L * Integer.BYTES);
+            int rc = nv.imageInfo(handle, bits, info);
+            if (rc != 0) {
+                throw new ImageDecodeException(source, "nvJPEG cannot read its header (" + NvJpeg.statusName(rc) + ")");
+            }
+            int w = info.getAtIndex(JAVA_INT, 2);
+            int h = info.getAtIndex(JAVA_INT, 6);
+            if (w < 1 || h < 1 || (long) w * h > MAX_PIXELS) {
+                throw new ImageDecodeException(source, "nvJPEG reads a size of " + w + "x" + h);
+            }
+            long bytes = 3L * w * h;
+            if (fallbackHandle == 0) {
+                MemorySegment out = a.allocate(JAVA_LONG);
+                check(nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
+                fallbackHandle = out.get(JAVA_LONG, 0);
+            }
+            MemorySegment st = a.allocate(JAVA_LONG);
+            check(nv.stateCreate(fallbackHandle, st), "nvjpegJpegStateCreate");
+            long state = st.get(JAVA_LONG, 0);
+            try (DeviceBuffer pixels = DeviceBuffer.allocate(cuda, bytes)) {
+                MemorySegment image = a.allocate(NvJpeg.IMAGE_BYTES, 8);
+                image.set(JAVA_LONG, 0, pixels.pointer());
+                image.set(JAVA_LONG, 32, 3L * w);
+                rc = nv.decode(fallbackHandle, state, bits, NvJpeg.OUTPUT_RGBI, image, 0);
+                if (rc != 0) {
+                    throw new ImageDecodeException(source, "nvJPEG cannot decode it (" + NvJpeg.statusName(rc) + ")");
+                }
+                cuda.deviceSynchronize();
+                MemorySegment host = arena.allocate(bytes, 8);
+                MemorySegment staging = a.allocate(bytes, 8);
+                cuda.memcpy(staging.address(), pixels.pointer(), bytes, CudaRuntime.MEMCPY_DEVICE_TO_HOST);
+                MemorySegment.copy(staging, 0, host, 0, bytes);
+                return new HostImage(host, w, h);
+            } finally {
+                nv.stateDestroy(state);
+            }
+        }
+    }
+
+    /** The batched decoder refused the batch: each image on the default backend, naming the one that fails. */
+    private void decodeOneByOne(SlotState s, int n, long[] indices, long stream) {
+        if (fallbackHandle == 0) {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment out = a.allocate(JAVA_LONG);
+                check(nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
+                fallbackHandle = out.get(JAVA_LONG, 0);
+            }
+        }
+        long state = s.fallbackState(fallbackHandle);
+        for (int i = 0; i < n; i++) {
+            MemorySegment bits = MemorySegment.ofAddress(s.data.getAtIndex(JAVA_LONG, i))
+                    .reinterpret(s.lengths.getAtIndex(JAVA_LONG, i));
+            MemorySegment image = s.images.asSlice(i * NvJpeg.IMAGE_BYTES, NvJpeg.IMAGE_BYTES);
+            int rc = nv.decode(fallbackHandle, state, bits, NvJpeg.OUTPUT_RGBI, image, stream);
+            if (rc != 0) {
+                throw new ImageDecodeException(dataset.describe(indices[i]), "nvJPEG cannot decode it ("
+                        + NvJpeg.statusName(rc) + ")");
+            }
+        }
+    }
+
+    private SlotState slot(int slot, int n) {
+        while (slots.size() <= slot) {
+            slots.add(null);
+        }
+        SlotState s = slots.get(slot);
+        if (s == null) {
+            s = new SlotState();
+            slots.set(slot, s);
+        }
+        s.ensureHost(n);
+        return s;
+    }
+
+    private static long align(long bytes) {
+        return (bytes + ALIGN - 1) / ALIGN * ALIGN;
+    }
+
+    private void check(int status, String call) {
+        if (status != 0) {
+            throw new CudaException(call + " failed: " + NvJpeg.statusName(status), status);
+        }
+    }
+
+    /** Device bytes held for decoded images and outputs, all slots together. */
+    public long deviceBytes() {
+        long b = norm.byteSize();
+        for (SlotState s : slots) {
+            if (s != null) b += s.deviceBytes();
+        }
+        return b;
+    }
+
+    /**
+     * Frees the device memory and nvJPEG's handles. Close the prefetcher first: its slots' work
+     * must have finished.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        cuda.setDevice(device);
+        cuda.deviceSynchronize();
+        for (SlotState s : slots) {
+            if (s != null) s.close();
+        }
+        if (fallbackHandle != 0) nv.destroy(fallbackHandle);
+        nv.destroy(handle);
+        norm.close();
+        module.close();
+        arena.close();
+    }
+
+    /** One prefetcher slot's memory: reused batch after batch, grown (never per batch) when outgrown. */
+    private final class SlotState {
+        final long state;
+        long fallbackState;
+        int initializedFor = -1;
+        int capacity;
+        MemorySegment data;
+        MemorySegment lengths;
+        MemorySegment images;
+        MemorySegment recordsHost; // page-locked, so that its copy is asynchronous
+        DeviceBuffer recordsDev;
+        final MemorySegment info = arena.allocate(10L * Integer.BYTES);
+        DeviceBuffer decoded;
+        DeviceBuffer output;
+
+        SlotState() {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment out = a.allocate(JAVA_LONG);
+                check(nv.stateCreate(handle, out), "nvjpegJpegStateCreate");
+                state = out.get(JAVA_LONG, 0);
+            }
+        }
+
+        void ensureHost(int n) {
+            if (n <= capacity) return;
+            data = arena.allocate(8L * n, 8);
+            lengths = arena.allocate(8L * n, 8);
+            images = arena.allocate(NvJpeg.IMAGE_BYTES * n, 8);
+            if (recordsHost != null) cuda.freeHost(recordsHost.address());
+            long bytes = 8L * GpuSampleRecord.WORDS * n;
+            recordsHost = MemorySegment.ofAddress(cuda.hostAlloc(bytes)).reinterpret(bytes);
+            if (recordsDev != null) recordsDev.close();
+            recordsDev = DeviceBuffer.allocate(cuda, bytes);
+            capacity = n;
+        }
+
+        long decoded(long bytes, long stream) {
+            if (decoded == null || decoded.byteSize() < bytes) {
+                if (decoded != null) {
+                    cuda.streamSynchronize(stream); // queued work may still read the old buffer
+                    decoded.close();
+                }
+                decoded = DeviceBuffer.allocate(cuda, bytes + bytes / 4);
+            }
+            return decoded.pointer();
+        }
+
+        long output(int n, long stream) {
+            long bytes = (long) n * 3 * outH * outW * (pixels ? 1 : Float.BYTES);
+            if (output == null || output.byteSize() < bytes) {
+                if (output != null) {
+                    cuda.streamSynchronize(stream);
+                    output.close();
+                }
+                output = DeviceBuffer.allocate(cuda, bytes);
+            }
+            return output.pointer();
+        }
+
+        long fallbackState(long fallback) {
+            if (fallbackState == 0) {
+                try (Arena a = Arena.ofConfined()) {
+                    MemorySegment out = a.allocate(JAVA_LONG);
+                    check(nv.stateCreate(fallback, out), "nvjpegJpegStateCreate");
+                    fallbackState = out.get(JAVA_LONG, 0);
+                }
+            }
+            return fallbackState;
+        }
+
+        long deviceBytes() {
+            return (decoded == null ? 0 : decoded.byteSize()) + (output == null ? 0 : output.byteSize())
+                    + (recordsDev == null ? 0 : recordsDev.byteSize());
+        }
+
+        void close() {
+            nv.stateDestroy(state);
+            if (fallbackState != 0) nv.stateDestroy(fallbackState);
+            if (decoded != null) decoded.close();
+            if (output != null) output.close();
+            if (recordsDev != null) recordsDev.close();
+            if (recordsHost != null) cuda.freeHost(recordsHost.address());
+        }
+    }
+
+    /** Settings of a {@link GpuJpegDecoder}. */
+    public static final class Builder {
+        private final CudaRuntime cuda;
+        private final GpuJpegDataset<?> dataset;
+        private int device;
+        private boolean hardware = true;
+        private boolean pixels;
+
+        private Builder(CudaRuntime cuda, GpuJpegDataset<?> dataset) {
+            this.cuda = Objects.requireNonNull(cuda, "cuda");
+            this.dataset = Objects.requireNonNull(dataset, "dataset");
+        }
+
+        /** The device to decode on (the prefetcher's); 0 by default. */
+        public Builder device(int ordinal) {
+            this.device = ordinal;
+            return this;
+        }
+
+        /** Whether to use the GPU's JPEG engines where it has them (default true); false: nvJPEG's default backend. */
+        public Builder hardware(boolean use) {
+            this.hardware = use;
+            return this;
+        }
+
+        /** Output the 8-bit pixels, {@code (n, 3, H, W)} u8, instead of normalized floats: to compare, or to normalize later. */
+        public Builder pixels(boolean u8) {
+            this.pixels = u8;
+            return this;
+        }
+
+        public GpuJpegDecoder build() {
+            return new GpuJpegDecoder(this);
+        }
+    }
+}
