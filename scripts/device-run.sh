@@ -25,3 +25,5 @@ timeout 200 $J -cp "$cp" dev.stoker.cuda.measure.DeviceBench ${BENCH_ARGS:-} 2>&
 w=$(( $(nproc) - 1 ))
 timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w ${LOOP_ARGS:---step-ms 40,30,20,15,10} 2>&1 | tee "$out/loop-cpu.txt"
 timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w --gpu-only ${LOOP_ARGS:---step-ms 40,20,10,5} 2>&1 | tee "$out/loop-gpu.txt"
+# PyTorch's side of the same loop, in the same sitting (the image's python3 has torch and torchvision)
+PYTHONUNBUFFERED=1 timeout 300 python3 bench/python/device_loop_peer.py --data "$data" --workers $w ${PEER_ARGS:-} 2>&1 | tee "$out/loop-peer.txt"
