@@ -12,7 +12,7 @@ export JAVA_HOME
 ./mvnw -q -B test-compile -pl cuda -am
 rm -rf .device && mkdir -p .device/lib
 ./mvnw -q -B dependency:build-classpath -pl cuda -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/.device/cp.txt"
-tr ':' '\n' < .device/cp.txt | grep -v -E '/(junit|opentest4j|apiguardian)' | while read -r jar; do [ -f "$jar" ] && cp "$jar" .device/lib/; done
+tr ':' '\n' < .device/cp.txt | grep -v -E '/(junit|opentest4j|apiguardian|byte-buddy)' | while read -r jar; do [ -f "$jar" ] && cp "$jar" .device/lib/; done
 rm .device/cp.txt
 # Stoker's own jars from this build (the classpath above names the local repository's, which may be older)
 for m in core vision formats cuda; do cp "$m"/target/stoker-"$m"-*[0-9T].jar .device/lib/; done
