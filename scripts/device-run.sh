@@ -2,7 +2,8 @@
 # Runs on the GPU machine, from the repository root, with .device/ carried there by
 # scripts/device-bundle.sh: the cuda module's tests (the GPU ones included), the device
 # benchmarks, and the W3-style image loop with CPU and with GPU (nvJPEG) decoding. Logs go to $OUT
-# when it is set. With --tests-only, the tests alone.
+# when it is set. With --tests-only, the tests alone. PARTS picks parts (default: all of
+# "tests bench cpu gpu peer"); TESTS the test package (default dev.stoker.cuda).
 set -uo pipefail
 out=${OUT:-/tmp/stoker-device}; mkdir -p "$out"
 tar xzf .device/jre.tgz -C /tmp
@@ -18,12 +19,15 @@ if [ ! -d "$data/jpeg" ] && [ -f .device/gen_data.py ]; then
   (time timeout 300 python3 .device/gen_data.py --root "$data" --only jpeg) 2>&1 | tail -4
 fi
 cp=$(ls .device/lib/*.jar | grep -v junit-console | tr '\n' ':').device/cuda-tests
-timeout 300 $J -jar .device/lib/junit-console.jar execute --disable-banner --disable-ansi-colors \
-  --class-path "$cp" --select-package dev.stoker.cuda --details=tree 2>&1 | tee "$out/cuda-tests.txt"
-[ "${1:-}" = "--tests-only" ] && exit 0
-timeout 200 $J -cp "$cp" dev.stoker.cuda.measure.DeviceBench ${BENCH_ARGS:-} 2>&1 | tee "$out/device-bench.txt"
+parts=${PARTS:-tests bench cpu gpu peer}
+[ "${1:-}" = "--tests-only" ] && parts=tests
+has() { [[ " $parts " == *" $1 "* ]]; }
+has tests && timeout 300 $J -jar .device/lib/junit-console.jar execute --disable-banner --disable-ansi-colors \
+  --class-path "$cp" --select-package "${TESTS:-dev.stoker.cuda}" --details=tree 2>&1 | tee "$out/cuda-tests.txt"
+has bench && timeout 200 $J -cp "$cp" dev.stoker.cuda.measure.DeviceBench ${BENCH_ARGS:-} 2>&1 | tee "$out/device-bench.txt"
 w=$(( $(nproc) - 1 ))
-timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w ${LOOP_ARGS:---step-ms 40,30,20,15,10} 2>&1 | tee "$out/loop-cpu.txt"
-timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w --gpu-only ${LOOP_ARGS:---step-ms 40,20,10,5} 2>&1 | tee "$out/loop-gpu.txt"
+has cpu && timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w ${LOOP_ARGS:---step-ms 40,30,20,15,10} 2>&1 | tee "$out/loop-cpu.txt"
+has gpu && timeout 300 $J -cp "$cp" dev.stoker.cuda.measure.JpegLoopBench "$data" --workers $w --gpu-only ${LOOP_ARGS:---step-ms 40,20,10,5} 2>&1 | tee "$out/loop-gpu.txt"
 # PyTorch's side of the same loop, in the same sitting (the image's python3 has torch and torchvision)
-PYTHONUNBUFFERED=1 timeout 300 python3 bench/python/device_loop_peer.py --data "$data" --workers $w ${PEER_ARGS:-} 2>&1 | tee "$out/loop-peer.txt"
+has peer && PYTHONUNBUFFERED=1 timeout 300 python3 bench/python/device_loop_peer.py --data "$data" --workers $w ${PEER_ARGS:-} 2>&1 | tee "$out/loop-peer.txt"
+true

@@ -13,12 +13,13 @@ waits for the previous step before queuing the next (as a loop that reads its lo
 = 1 - busy / (GPU time from the first step's start to the last one's end), from CUDA events.
 A step of 0 ms measures the loader alone. Each configuration runs one warm-up epoch, then one timed.
 
+An epoch is the folder --passes times over (RandomSampler's num_samples), for a steady state at 15 workers.
 Run (on the GPU machine): python3 bench/python/device_loop_peer.py --data DIR --workers 15 --steps 0,40,20,10
 """
 import argparse, os, time
 import torch
 import torchvision
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader, Dataset, RandomSampler
 from torchvision import datasets, transforms
 from torchvision.transforms import v2
 
@@ -86,6 +87,7 @@ def main():
     ap.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     ap.add_argument("--steps", default="0,40,20,10", help="GPU step lengths in ms; 0 = no step")
     ap.add_argument("--mode", default="cpu,gpu")
+    ap.add_argument("--passes", type=int, default=4, help="an epoch is the folder this many times, shuffled")
     a = ap.parse_args()
     root = os.path.join(a.data, "jpeg") if os.path.isdir(os.path.join(a.data, "jpeg")) else a.data
     cpm = calibrate_sleep()
@@ -99,14 +101,17 @@ def main():
                                  transforms.ToTensor(), transforms.Normalize(MEAN, STD)])
         ds = datasets.ImageFolder(root, tf)
         for step in steps:
-            loader = DataLoader(ds, batch_size=64, shuffle=True, num_workers=a.workers, pin_memory=True,
-                                persistent_workers=True)
+            loader = DataLoader(ds, batch_size=64, sampler=RandomSampler(ds, num_samples=a.passes * len(ds)),
+                                num_workers=a.workers, pin_memory=True, persistent_workers=True)
             prep = lambda b: (b[0].to(dev, non_blocking=True), b[1].to(dev, non_blocking=True))
             run_epoch(loader, prep, step, cpm)
             n, wall, idle = run_epoch(loader, prep, step, cpm)
             print(f"{'cpu':>5} {a.workers:>7} {step:>8.1f} {n / wall:>10.1f} {100 * idle:>8.2f}%", flush=True)
             del loader
     if "gpu" in a.mode:
+        # thousands of small byte tensors per epoch run out of file descriptors with the default
+        # sharing strategy ("Bad file descriptor"); PyTorch's documented way out:
+        torch.multiprocessing.set_sharing_strategy("file_system")
         ds = FileBytes(root)
         gpu_tf = v2.Compose([v2.RandomResizedCrop(224, antialias=True), v2.RandomHorizontalFlip()])
         mean = torch.tensor(MEAN, device=dev).view(1, 3, 1, 1)
@@ -120,8 +125,9 @@ def main():
 
         for workers in sorted({1, 2, 4, a.workers}):
             for step in (steps if workers == a.workers else [0.0]):
-                loader = DataLoader(ds, batch_size=64, shuffle=True, num_workers=workers, pin_memory=True,
-                                    persistent_workers=True, collate_fn=bytes_collate)
+                loader = DataLoader(ds, batch_size=64, sampler=RandomSampler(ds, num_samples=a.passes * len(ds)),
+                                    num_workers=workers, pin_memory=True, persistent_workers=True,
+                                    collate_fn=bytes_collate)
                 run_epoch(loader, prep, step, cpm)
                 n, wall, idle = run_epoch(loader, prep, step, cpm)
                 print(f"{'gpu':>5} {workers:>7} {step:>8.1f} {n / wall:>10.1f} {100 * idle:>8.2f}%", flush=True)

@@ -115,9 +115,9 @@ final class CudaCommand implements Callable<Integer> {
             try {
                 Path root = data != null && java.nio.file.Files.isDirectory(data.resolve(W3JpegFolder.FOLDER))
                         ? data.resolve(W3JpegFolder.FOLDER) : W3JpegFolder.generated(samples);
-                JpegLoopBench.cpuDecode(System.out, cuda, root, n, stepsMs);
+                JpegLoopBench.cpuDecode(System.out, cuda, root, n, stepsMs, 4);
                 if (gpuDecode) {
-                    JpegLoopBench.gpuDecode(System.out, cuda, root, n, stepsMs);
+                    JpegLoopBench.gpuDecode(System.out, cuda, root, n, stepsMs, 4);
                 }
             } catch (IOException e) {
                 spec.commandLine().getErr().println("stoker cuda --loop: cannot read the images: " + e.getMessage());

@@ -8,7 +8,8 @@ import dev.stoker.loader.Batch;
  * ({@link dev.stoker.cuda.image.GpuJpegDecoder}). The consumer's stream waits for it, and the host
  * batch stays out of its pool until it has finished.
  *
- * <p>Runs on the prefetcher's feeder thread, one call at a time. A stage may keep memory per slot:
+ * <p>Runs on the prefetcher's feeder thread, one call at a time. A stage may queue work on streams
+ * of its own too, if it makes the slot's stream wait for that work (an event). A stage may keep memory per slot:
  * when it is called for a slot, the work it queued for that slot's previous batch has finished,
  * and the consumer has let go of that batch.
  *

@@ -4,8 +4,10 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.stoker.cuda.CudaEvent;
 import dev.stoker.cuda.CudaException;
 import dev.stoker.cuda.CudaRuntime;
+import dev.stoker.cuda.CudaStream;
 import dev.stoker.cuda.DeviceBuffer;
 import dev.stoker.cuda.DeviceStage;
 import dev.stoker.cuda.DeviceTensor;
@@ -30,7 +32,8 @@ import java.util.Objects;
  * {@link dev.stoker.cuda.DevicePrefetcher} that decodes a {@link GpuJpegDataset}'s batch with
  * nvJPEG's batched decoder into device memory, then resamples (PIL's antialiased bilinear, bit for
  * bit the CPU path's arithmetic), flips and normalizes it with Stoker's kernel into an
- * {@code (n, 3, H, W)} tensor, all on the slot's stream, overlapping the step.
+ * {@code (n, 3, H, W)} tensor, overlapping the step: the decode on a stream of the slot's own, the
+ * resample on the slot's stream once the consumer has let go of the slot's previous batch.
  *
  * <p>The JPEG engines of an A100, H100 or H200 ({@link NvJpeg#BACKEND_HARDWARE}) are used where
  * the GPU has them, nvJPEG's default backend (Huffman decoding on this thread, the rest on the GPU)
@@ -155,7 +158,12 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
             offsets[i] = total;
             total += align(w * 3 * h);
         }
-        long decoded = s.decoded(total, stream);
+        // nvJPEG's engines block this thread until their stream's earlier work is done: a stream of
+        // their own, which waits only for the last resample out of this slot's decode buffer, keeps the
+        // decode from waiting for the step that reads this slot's previous batch.
+        long decodeStream = s.decodeStream.handle();
+        s.decodeStream.waitFor(s.resampled);
+        long decoded = s.decoded(total, decodeStream);
 
         MemorySegment info = s.info;
         for (int i = 0; i < n; i++) {
@@ -186,11 +194,13 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
             check(nv.batchedInitialize(handle, s.state, n, 1, NvJpeg.OUTPUT_RGBI), "nvjpegDecodeBatchedInitialize");
             s.initializedFor = n;
         }
-        int rc = nv.decodeBatched(handle, s.state, s.data, s.lengths, s.images, stream);
+        int rc = nv.decodeBatched(handle, s.state, s.data, s.lengths, s.images, decodeStream);
         if (rc != 0) {
             fallbackBatches++;
-            decodeOneByOne(s, n, indices, stream);
+            decodeOneByOne(s, n, indices, decodeStream);
         }
+        s.decodedEvent.record(decodeStream);
+        cuda.streamWaitEvent(stream, s.decodedEvent.handle());
 
         cuda.memcpyAsync(s.recordsDev.pointer(), s.recordsHost.address(), n * GpuSampleRecord.WORDS * 8L,
                 CudaRuntime.MEMCPY_HOST_TO_DEVICE, stream);
@@ -202,6 +212,7 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         } else {
             module.launch(kernel, grid, block, stream, s.recordsDev.pointer(), out, outH, outW, norm.pointer());
         }
+        s.resampled.record(stream);
         Map<Object, Object> result = new LinkedHashMap<>();
         result.put("image", new DeviceTensor(out, pixels ? DType.U8 : DType.F32, Shape.of(n, 3, outH, outW), device));
         if (copied instanceof Map<?, ?> c && c.get(GpuJpegDataset.LABEL) != null) {
@@ -339,6 +350,9 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
     /** One prefetcher slot's memory: reused batch after batch, grown (never per batch) when outgrown. */
     private final class SlotState {
         final long state;
+        final CudaStream decodeStream = new CudaStream(cuda);
+        final CudaEvent decodedEvent = new CudaEvent(cuda, false);
+        final CudaEvent resampled = new CudaEvent(cuda, false);
         long fallbackState;
         int initializedFor = -1;
         int capacity;
@@ -412,12 +426,16 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         }
 
         void close() {
+            decodeStream.synchronize();
             nv.stateDestroy(state);
             if (fallbackState != 0) nv.stateDestroy(fallbackState);
             if (decoded != null) decoded.close();
             if (output != null) output.close();
             if (recordsDev != null) recordsDev.close();
             if (recordsHost != null) cuda.freeHost(recordsHost.address());
+            decodedEvent.close();
+            resampled.close();
+            decodeStream.close();
         }
     }
 

@@ -12,6 +12,7 @@ import dev.stoker.loader.Batch;
 import dev.stoker.loader.DataLoader;
 import dev.stoker.memory.Bytes;
 import dev.stoker.metrics.ProcessCpu;
+import dev.stoker.sampler.RandomSampler;
 import dev.stoker.vision.EncodedImage;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
@@ -35,7 +36,7 @@ import java.util.stream.Stream;
  * a step of fixed length, and how the GPU path's pixels compare with the CPU's.
  *
  * <pre>{@code
- * java -cp ... dev.stoker.cuda.measure.JpegLoopBench DIR [--workers 15] [--step-ms 40,20] [--gpu-decode]
+ * java -cp ... dev.stoker.cuda.measure.JpegLoopBench DIR [--workers 15] [--step-ms 40,20] [--passes 4] [--gpu-decode]
  * stoker cuda --loop --data DIR --gpu-decode
  * }</pre>
  *
@@ -52,6 +53,7 @@ public final class JpegLoopBench {
         Path root = null;
         int workers = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
         double[] steps = {40, 20};
+        int passes = 4;
         boolean cpu = true;
         boolean gpu = false;
         for (int i = 0; i < args.length; i++) {
@@ -59,6 +61,7 @@ public final class JpegLoopBench {
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
                 case "--step-ms" -> steps = Stream.of(args[++i].split(",")).mapToDouble(Double::parseDouble).toArray();
                 case "--gpu-decode" -> gpu = true;
+                case "--passes" -> passes = Integer.parseInt(args[++i]);
                 case "--gpu-only" -> {
                     gpu = true;
                     cpu = false;
@@ -74,8 +77,8 @@ public final class JpegLoopBench {
         if (Files.isDirectory(root.resolve("jpeg"))) root = root.resolve("jpeg");
         CudaRuntime cuda = dev.stoker.cuda.Cuda.require();
         System.out.println(dev.stoker.cuda.Cuda.status());
-        if (cpu) cpuDecode(System.out, cuda, root, workers, steps);
-        if (gpu) gpuDecode(System.out, cuda, root, workers, steps);
+        if (cpu) cpuDecode(System.out, cuda, root, workers, steps, passes);
+        if (gpu) gpuDecode(System.out, cuda, root, workers, steps, passes);
     }
 
     private static Dataset<ImageBytes> folder(Path root) throws IOException {
@@ -86,19 +89,21 @@ public final class JpegLoopBench {
             s -> EncodedImage.of(s.bytes(), s.label(), s.path().toString());
 
     /** The CPU-decode loop: workers decode into pinned batches; the prefetcher copies them under a fixed GPU step. */
-    public static void cpuDecode(PrintStream out, CudaRuntime cuda, Path root, int workers, double[] stepsMs)
-            throws IOException {
+    public static void cpuDecode(PrintStream out, CudaRuntime cuda, Path root, int workers, double[] stepsMs,
+                                 int passes) throws IOException {
         var folder = folder(root);
         try (ImagePipeline train = ImagePipeline.train(SIZE); Kernels kernels = Kernels.load(cuda)) {
             JpegDataset<ImageBytes> images = JpegDataset.of(folder, ENCODED, train);
             out.printf(Locale.ROOT, "%nCPU decode, end to end: %d JPEGs from %s, RandomResizedCrop %d + flip + Normalize,"
-                    + " batch %d, %d workers, pinned batches, %d copy slots; decoder: %s%n", images.size(), root, SIZE,
-                    BATCH, workers, SLOTS, train.decoder().describe());
+                    + " batch %d, %d workers, pinned batches, %d copy slots, epochs of %d images (the folder %d times,"
+                    + " shuffled); decoder: %s%n", images.size(), root, SIZE, BATCH, workers, SLOTS, passes * images.size(),
+                    passes, train.decoder().describe());
             header(out);
             for (double stepMs : withZero(stepsMs)) {
-                try (DataLoader<ImageSample> loader = DataLoader.builder(images).batchSize(BATCH).shuffle(true)
-                        .seed(1).numWorkers(workers).persistentWorkers(workers > 0).pinMemory(true).build()) {
-                    row(out, cuda, kernels, loader, images.size(), stepMs, null);
+                try (DataLoader<ImageSample> loader = DataLoader.builder(images).batchSize(BATCH)
+                        .sampler(epochOf(images.size(), passes)).numWorkers(workers).persistentWorkers(workers > 0)
+                        .pinMemory(true).build()) {
+                    row(out, cuda, kernels, loader, passes * images.size(), stepMs, null);
                     out.println("  loader: " + loader.profile().verdict());
                 }
             }
@@ -106,8 +111,8 @@ public final class JpegLoopBench {
     }
 
     /** The GPU-decode loop: workers read files and draw crops; nvJPEG and Stoker's kernel do the rest on the GPU. */
-    public static void gpuDecode(PrintStream out, CudaRuntime cuda, Path root, int maxWorkers, double[] stepsMs)
-            throws IOException {
+    public static void gpuDecode(PrintStream out, CudaRuntime cuda, Path root, int maxWorkers, double[] stepsMs,
+                                 int passes) throws IOException {
         out.println();
         out.println("GPU decode: " + NvJpeg.status());
         if (NvJpeg.library().isEmpty()) {
@@ -128,17 +133,19 @@ public final class JpegLoopBench {
                     p.meanAbsLevels(), p.maxAbsLevels(), 100 * p.equalFraction(), 100 * p.within2Fraction());
             for (boolean hardware : new boolean[] {true, false}) {
                 try (GpuJpegDecoder probe = GpuJpegDecoder.builder(cuda, jpegs).hardware(hardware).build()) {
-                    out.printf(Locale.ROOT, "%n  nvJPEG backend: %s (batch %d, rows of %s for the JPEG bytes)%n",
-                            probe.backend(), BATCH, Bytes.format(maxBytes));
+                    out.printf(Locale.ROOT, "%n  nvJPEG backend: %s (batch %d, rows of %s for the JPEG bytes, epochs of %d)%n",
+                            probe.backend(), BATCH, Bytes.format(maxBytes), passes * jpegs.size());
                 }
                 header(out);
-                for (int workers : new int[] {1, 2, 4, maxWorkers}) {
-                    for (double stepMs : workers == maxWorkers ? withZero(stepsMs) : new double[] {0}) {
+                // the default backend decodes Huffman on the feeder thread alone: its one row says how fast that is
+                for (int workers : hardware ? new int[] {1, 2, 4, maxWorkers} : new int[] {maxWorkers}) {
+                    for (double stepMs : hardware && workers == maxWorkers ? withZero(stepsMs) : new double[] {0}) {
                         try (GpuJpegDecoder decoder = GpuJpegDecoder.builder(cuda, jpegs).hardware(hardware).build();
-                             DataLoader<?> loader = DataLoader.builder(jpegs).batchSize(BATCH).shuffle(true).seed(1)
-                                     .numWorkers(workers).persistentWorkers(true).pinMemory(true).build()) {
+                             DataLoader<?> loader = DataLoader.builder(jpegs).batchSize(BATCH)
+                                     .sampler(epochOf(jpegs.size(), passes)).numWorkers(workers).persistentWorkers(true)
+                                     .pinMemory(true).build()) {
                             out.printf(Locale.ROOT, "  %d workers:", workers);
-                            row(out, cuda, kernels, loader, jpegs.size(), stepMs, decoder);
+                            row(out, cuda, kernels, loader, passes * jpegs.size(), stepMs, decoder);
                             if (decoder.fallbackBatches() > 0) {
                                 out.println("  (" + decoder.fallbackBatches() + " batches decoded image by image)");
                             }
@@ -151,6 +158,11 @@ public final class JpegLoopBench {
                 if (!hardware) break;
             }
         }
+    }
+
+    /** An epoch of the folder {@code passes} times over, shuffled: long enough for a steady state at many workers. */
+    private static RandomSampler epochOf(long size, int passes) {
+        return RandomSampler.builder(size).numSamples(size * passes).seed(1).build();
     }
 
     private static double[] withZero(double[] steps) {
