@@ -158,9 +158,9 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
             offsets[i] = total;
             total += align(w * 3 * h);
         }
-        // nvJPEG's engines block this thread until their stream's earlier work is done: a stream of
-        // their own, which waits only for the last resample out of this slot's decode buffer, keeps the
-        // decode from waiting for the step that reads this slot's previous batch.
+        // The decode goes on a stream of the slot's own, which waits only for the last resample out of
+        // this slot's decode buffer, not for the consumer to let go of the slot. (On an H200 the engines'
+        // batched decode still returned only once the step running beside it had ended: BENCHMARKS.md.)
         long decodeStream = s.decodeStream.handle();
         s.decodeStream.waitFor(s.resampled);
         long decoded = s.decoded(total, decodeStream);
