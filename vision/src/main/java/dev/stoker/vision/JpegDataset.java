@@ -90,7 +90,7 @@ public final class JpegDataset<S> implements FillableDataset<ImageSample> {
     @Override
     public void fill(long index, SampleSlot slot) {
         EncodedImage e = encoded(index);
-        pipeline.apply(e.bytes(), e.key(), slot.tensor(0), random(index));
+        pipeline.apply(e.bytes(), e.key(), slot.tensor(0), SampleRandom.ofSample(index));
         slot.tensor(1).setLong(0, e.label());
     }
 
@@ -103,7 +103,7 @@ public final class JpegDataset<S> implements FillableDataset<ImageSample> {
     public ImageSample get(long index) {
         EncodedImage e = encoded(index);
         Tensor image = new Tensor(heap(imageShape.elements() * dtype.byteSize()), dtype, imageShape);
-        pipeline.apply(e.bytes(), e.key(), image, random(index));
+        pipeline.apply(e.bytes(), e.key(), image, SampleRandom.ofSample(index));
         return new ImageSample(image, e.label());
     }
 
@@ -117,11 +117,6 @@ public final class JpegDataset<S> implements FillableDataset<ImageSample> {
         return e;
     }
 
-    /** The transform stream of sample {@code index}, under the current loader's seed and epoch (0 and 0 outside one). */
-    static SampleRandom random(long index) {
-        WorkerContext ctx = WorkerContext.current().orElse(null);
-        return ctx == null ? SampleRandom.of(0, 0, index) : SampleRandom.of(ctx.seed(), ctx.epoch(), index);
-    }
 
     private static MemorySegment heap(long bytes) {
         // A long[] keeps the memory 8-byte aligned for any dtype.

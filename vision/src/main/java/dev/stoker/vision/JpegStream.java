@@ -9,6 +9,7 @@ import dev.stoker.data.StreamingDataset;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
+import dev.stoker.vision.transform.SampleRandom;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -85,7 +86,7 @@ public final class JpegStream<S> implements FillableStreamingDataset<EncodedImag
     @Override
     public void fill(EncodedImage e, SampleSlot slot) {
         // keyed on the image, not its place in a stream: see the class comment
-        pipeline.apply(e.bytes(), e.key(), slot.tensor(0), JpegDataset.random(hash(e.key())));
+        pipeline.apply(e.bytes(), e.key(), slot.tensor(0), SampleRandom.ofSample(hash(e.key())));
         slot.tensor(1).setLong(0, e.label());
     }
 

@@ -4,7 +4,6 @@ import dev.stoker.data.Dataset;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
-import dev.stoker.data.WorkerContext;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
 import dev.stoker.vision.EncodedImage;
@@ -149,7 +148,7 @@ public final class GpuJpegDataset<S> implements FillableDataset<GpuJpegSample> {
         if (!header.format().startsWith("JPEG")) {
             throw new ImageDecodeException(e.key(), "a " + header.format() + " image; the GPU path decodes JPEGs only");
         }
-        Geometry g = pipeline.plan(header.width(), header.height(), random(index));
+        Geometry g = pipeline.plan(header.width(), header.height(), SampleRandom.ofSample(index));
         GpuSampleRecord.write(record, 0, g, header.width(), header.height(), e.key());
     }
 
@@ -161,11 +160,6 @@ public final class GpuJpegDataset<S> implements FillableDataset<GpuJpegSample> {
         return e;
     }
 
-    /** Sample {@code index}'s transform stream: the CPU path's, so both paths crop alike. */
-    private static SampleRandom random(long index) {
-        WorkerContext ctx = WorkerContext.current().orElse(null);
-        return ctx == null ? SampleRandom.of(0, 0, index) : SampleRandom.of(ctx.seed(), ctx.epoch(), index);
-    }
 
     /** The key of sample {@code index}, for the decoder's errors. */
     String describe(long index) {

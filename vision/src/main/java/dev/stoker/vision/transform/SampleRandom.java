@@ -1,5 +1,6 @@
 package dev.stoker.vision.transform;
 
+import dev.stoker.data.WorkerContext;
 import dev.stoker.random.Seeds;
 
 /**
@@ -33,6 +34,17 @@ public final class SampleRandom {
      */
     public static SampleRandom of(long seed, long epoch, long index) {
         return new SampleRandom(Seeds.mix(seed, epoch, TRANSFORM_STREAM, index));
+    }
+
+    /**
+     * The stream of sample {@code index} under the seed and epoch of the loader pass this thread
+     * works for ({@code WorkerContext}), or of seed 0, epoch 0 outside one: what every dataset that
+     * transforms its samples draws from, so that a sample's draws are the same whichever dataset,
+     * worker or device path makes it.
+     */
+    public static SampleRandom ofSample(long index) {
+        WorkerContext ctx = WorkerContext.current().orElse(null);
+        return ctx == null ? of(0, 0, index) : of(ctx.seed(), ctx.epoch(), index);
     }
 
     /** A stream from a key already mixed by the caller. */
