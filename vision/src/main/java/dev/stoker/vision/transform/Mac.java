@@ -9,6 +9,8 @@ package dev.stoker.vision.transform;
  */
 final class Mac {
     static final boolean VECTOR = vector();
+    /** Vectors of 256 bits or more: {@link VectorResampler}'s path (it widens 8 or 16 bytes at once). */
+    static final boolean WIDE = VECTOR && VectorMac.bitSize() >= 256;
 
     private Mac() {}
 

@@ -1,0 +1,238 @@
+package dev.stoker.vision.transform;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorShuffle;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The resampler's two passes with the Vector API, each channel in a plane of its own, so that
+ * neither pass transposes anything and the f32 slot is written straight from vector registers.
+ *
+ * <p>Horizontal pass: each source row is widened to ints once; an output vector of one channel
+ * (16 output columns with 512-bit vectors) is the sum over taps of a gather (the tap's source
+ * pixel of each lane, {@code IntVector.fromArray} with an index map) times the lanes' weights,
+ * held in a register until it is rounded to 8 bits. The gather tables are built once per image,
+ * in the output's column order, so a horizontal flip costs nothing. Vertical pass: an output
+ * vector is the weighted sum of the intermediate plane's rows above it, rounded, then (an f32
+ * slot) normalized in float lanes, {@code (v / 255 - mean) / std} as {@link Normalize#apply}
+ * computes it, each IEEE operation rounded the same, and stored into the slot's plane row. Other
+ * slots and tiles get interleaved 8-bit rows through their {@link RowSink}.
+ *
+ * <p>The same integer sums as {@link ReferenceResampler} (lanes whose output has fewer taps than
+ * the widest add zero weights): PIL's pixels to the bit. Loaded only when {@link Mac#WIDE}.
+ */
+final class VectorResampler {
+    private static final VectorSpecies<Integer> I = IntVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> F = VectorSpecies.of(float.class, I.vectorShape());
+    private static final int L = I.length();
+    /** Bytes as wide as an int vector: 4L of them, L pixels and a third. */
+    private static final VectorSpecies<Byte> W = VectorSpecies.of(byte.class, I.vectorShape());
+    private static final VectorShuffle<Byte> RED = channel(0);
+    private static final VectorShuffle<Byte> GREEN = channel(1);
+    private static final VectorShuffle<Byte> BLUE = channel(2);
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+
+    private VectorResampler() {}
+
+    /** Lane j < L takes byte 3j + c: channel c of L interleaved pixels, first. */
+    private static VectorShuffle<Byte> channel(int c) {
+        int[] lanes = new int[W.length()];
+        for (int j = 0; j < L; j++) {
+            lanes[j] = 3 * j + c;
+        }
+        return VectorShuffle.fromArray(W, lanes, 0);
+    }
+
+    static void render(SourcePixels source, Geometry g, Taps t, RowSink writer, Scratch scratch) {
+        SlotWriter direct = writer instanceof SlotWriter sw && sw.isF32() ? sw : null;
+        // The direct f32 path flips in the gather tables; a RowSink flips the rows it is given.
+        boolean flipHere = direct != null && g.isFlipped();
+        int outW = t.outW;
+        int outH = t.outH;
+        int span3 = 3 * t.spanX();
+        int rows = t.spanY();
+        int p = (outW + L - 1) / L * L;   // plane row length, whole vectors
+        int plane = rows * p;
+
+        // Tables, tap-major: lane m of tap k reads source column first(m) + k of the channel's
+        // widened row with weight w[k * p + m]. A group of L lanes whose first columns lie within
+        // L of its lowest (`base`) takes each tap from two vectors loaded at base + k, permuted by
+        // rel = first - base (one vpermi2d); a wider one gathers (idx = first + k).
+        int groups = p / L;
+        int[] tapsOf = scratch.groupTaps(2 * groups);
+        int maxTaps = 0;
+        for (int i = 0; i < outW; i++) {
+            maxTaps = Math.max(maxTaps, t.bx[2 * i + 1]);
+        }
+        int[] idx = scratch.gatherIndex(Math.max(1, maxTaps) * p);
+        int[] w = scratch.gatherWeights(Math.max(1, maxTaps) * p);
+        int[] rel = scratch.relative(p);
+        for (int gi = 0; gi < groups; gi++) {
+            int base = Integer.MAX_VALUE;
+            int top = 0;
+            int most = 0;
+            for (int m = gi * L; m < (gi + 1) * L && m < outW; m++) {
+                int i = flipHere ? outW - 1 - m : m;
+                int first = t.bx[2 * i] - t.xLo;
+                base = Math.min(base, first);
+                top = Math.max(top, first);
+                most = Math.max(most, t.bx[2 * i + 1]);
+            }
+            boolean permute = top - base < 2 * L;
+            for (int m = gi * L; m < (gi + 1) * L; m++) {
+                boolean real = m < outW;
+                int i = flipHere ? outW - 1 - m : m;
+                int first = real ? t.bx[2 * i] - t.xLo : base;
+                int taps = real ? t.bx[2 * i + 1] : 0;
+                rel[m] = first - base;
+                for (int k = 0; k < maxTaps; k++) {
+                    boolean on = k < taps;
+                    idx[k * p + m] = on ? first + k : 0;
+                    w[k * p + m] = on ? t.kx[i * t.ksx + k] : 0;
+                }
+            }
+            tapsOf[2 * gi] = most;
+            tapsOf[2 * gi + 1] = permute ? base : -1;
+        }
+
+        // Horizontal pass, into three planes of `rows` x p ints.
+        int[] mid = scratch.intermediate(Math.max(1, 3 * plane));
+        int spanX = t.spanX();
+        int rowStride = spanX + 2 * L + maxTaps;   // room for the permute's second vector past the end
+        int[] row = scratch.widenedRow(3 * rowStride);
+        byte[] bytes = scratch.sourceRow(Math.max(1, span3));
+        MemorySegment pixels = source.data();
+        long stride = 3L * source.width();
+        long left = 3L * (t.xLo - source.left());
+        IntVector half = IntVector.broadcast(I, Resampler.HALF);
+        for (int r = 0; r < rows; r++) {
+            widen(pixels, (t.yLo + r - source.top()) * stride + left, bytes, row, spanX, rowStride);
+            for (int c = 0; c < 3; c++) {
+                int at = c * plane + r * p;
+                int rc = c * rowStride;
+                for (int m = 0, gi = 0; m < p; m += L, gi++) {
+                    IntVector acc = half;
+                    int n = tapsOf[2 * gi];
+                    int base = tapsOf[2 * gi + 1];
+                    if (base >= 0) {
+                        IntVector perm = IntVector.fromArray(I, rel, m);
+                        for (int k = 0, b = rc + base; k < n; k++, b++) {
+                            IntVector v = perm.selectFrom(IntVector.fromArray(I, row, b), IntVector.fromArray(I, row, b + L));
+                            acc = acc.add(v.mul(IntVector.fromArray(I, w, k * p + m)));
+                        }
+                    } else {
+                        for (int k = 0; k < n; k++) {
+                            int o = k * p + m;
+                            acc = acc.add(IntVector.fromArray(I, row, rc, idx, o).mul(IntVector.fromArray(I, w, o)));
+                        }
+                    }
+                    clip(acc).intoArray(mid, at + m);
+                }
+            }
+        }
+
+        // Vertical pass.
+        Geometry.Axis ay = g.y;
+        for (int y = 0; y < ay.imgStart; y++) {
+            writer.paddingRow(y);
+        }
+        if (direct != null) {
+            vertical(t, mid, p, plane, direct, ay.imgStart, g.isFlipped() ? g.width() - g.x.imgEnd : g.x.imgStart);
+        } else {
+            vertical(t, mid, p, plane, writer, ay.imgStart, scratch);
+        }
+        for (int y = ay.imgEnd; y < ay.size; y++) {
+            writer.paddingRow(y);
+        }
+    }
+
+    /** Row {@code j}'s output vector at column {@code m} of plane {@code base}, rounded to 8 bits. */
+    private static IntVector column(Taps t, int[] mid, int p, int base, int j, int m) {
+        int first = t.by[2 * j] - t.yLo;
+        int k0 = j * t.ksy;
+        IntVector acc = IntVector.broadcast(I, Resampler.HALF);
+        for (int k = 0, n = t.by[2 * j + 1]; k < n; k++) {
+            acc = acc.add(IntVector.fromArray(I, mid, base + (first + k) * p + m).mul(t.ky[k0 + k]));
+        }
+        return clip(acc);
+    }
+
+    /** The vertical pass into an f32 slot: normalized in float lanes, stored at column {@code x0} of each plane row. */
+    private static void vertical(Taps t, int[] mid, int p, int plane, SlotWriter slot, int y0, int x0) {
+        MemorySegment seg = slot.segment();
+        int width = slot.width();
+        int height = slot.height();
+        int outW = t.outW;
+        for (int j = 0; j < t.outH; j++) {
+            int y = y0 + j;
+            slot.padSides(y);
+            for (int c = 0; c < 3; c++) {
+                float mean = slot.mean(c);
+                float std = slot.std(c);
+                long rowAt = 4L * (((long) c * height + y) * width + x0);
+                for (int m = 0; m < p; m += L) {
+                    FloatVector f = ((FloatVector) column(t, mid, p, c * plane, j, m).convert(VectorOperators.I2F, 0))
+                            .div(255f).sub(mean).div(std);
+                    if (m + L <= outW) {
+                        f.intoMemorySegment(seg, rowAt + 4L * m, ORDER);
+                    } else {
+                        f.intoMemorySegment(seg, rowAt + 4L * m, ORDER, F.indexInRange(m, outW));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The vertical pass into a {@link RowSink}: interleaved 8-bit rows. */
+    private static void vertical(Taps t, int[] mid, int p, int plane, RowSink writer, int y0, Scratch scratch) {
+        int outW = t.outW;
+        int[] three = scratch.acc(3 * p);
+        byte[] out = scratch.outRow(3 * outW);
+        for (int j = 0; j < t.outH; j++) {
+            for (int c = 0; c < 3; c++) {
+                for (int m = 0; m < p; m += L) {
+                    column(t, mid, p, c * plane, j, m).intoArray(three, c * p + m);
+                }
+            }
+            for (int i = 0, o = 0; i < outW; i++, o += 3) {
+                out[o] = (byte) three[i];
+                out[o + 1] = (byte) three[p + i];
+                out[o + 2] = (byte) three[2 * p + i];
+            }
+            writer.row(y0 + j, out, 0);
+        }
+    }
+
+    private static IntVector clip(IntVector acc) {
+        return acc.lanewise(VectorOperators.ASHR, Resampler.PRECISION_BITS).max(0).min(255);
+    }
+
+    /** Bytes {@code [at, at + n)} of {@code pixels} into {@code row} as ints 0..255. */
+    private static void widen(MemorySegment pixels, long at, byte[] bytes, int[] row, int px, int rowStride) {
+        MemorySegment.copy(pixels, ValueLayout.JAVA_BYTE, at, bytes, 0, 3 * px);
+        int x = 0;
+        int q = 0;
+        // L pixels at a time: one load of 4L bytes, three byte permutes (vpermb), three widenings.
+        for (int bound = px - (4 * L + 2) / 3; x <= bound; x += L, q += 3 * L) {
+            ByteVector v = ByteVector.fromArray(W, bytes, q);
+            ((IntVector) v.rearrange(RED).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0)).intoArray(row, x);
+            ((IntVector) v.rearrange(GREEN).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0))
+                    .intoArray(row, rowStride + x);
+            ((IntVector) v.rearrange(BLUE).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0))
+                    .intoArray(row, 2 * rowStride + x);
+        }
+        for (; x < px; x++, q += 3) {
+            row[x] = bytes[q] & 0xFF;
+            row[rowStride + x] = bytes[q + 1] & 0xFF;
+            row[2 * rowStride + x] = bytes[q + 2] & 0xFF;
+        }
+    }
+}
