@@ -63,6 +63,10 @@ public final class Resampler {
     /** Writes {@code tile} into {@code slot}, a {@code (3, H, W)} tensor of the tile's size, normalized. */
     public static void write(Tile tile, Normalize normalize, Tensor slot, Scratch scratch) {
         SlotWriter writer = new SlotWriter(slot, normalize, tile.width(), tile.height(), scratch);
+        if (Mac.WIDE && writer.isF32()) {
+            VectorResampler.write(tile, writer);
+            return;
+        }
         byte[] px = tile.pixels();
         for (int y = 0, at = 0; y < tile.height(); y++, at += 3 * tile.width()) {
             writer.row(y, px, at);

@@ -38,6 +38,10 @@ final class VectorResampler {
     private static final VectorShuffle<Byte> RED = channel(0);
     private static final VectorShuffle<Byte> GREEN = channel(1);
     private static final VectorShuffle<Byte> BLUE = channel(2);
+    @SuppressWarnings("unchecked")
+    private static final VectorShuffle<Byte>[] CHANNELS = new VectorShuffle[] {RED, GREEN, BLUE};
+    /** Lane j < 3L takes byte 4(j / 3) + j % 3: L pixels packed an int each, to 3L interleaved bytes. */
+    private static final VectorShuffle<Byte> PACK = pack();
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
     private VectorResampler() {}
@@ -51,10 +55,20 @@ final class VectorResampler {
         return VectorShuffle.fromArray(W, lanes, 0);
     }
 
+    private static VectorShuffle<Byte> pack() {
+        int[] lanes = new int[W.length()];
+        for (int j = 0; j < 3 * L; j++) {
+            lanes[j] = 4 * (j / 3) + j % 3;
+        }
+        return VectorShuffle.fromArray(W, lanes, 0);
+    }
+
     static void render(SourcePixels source, Geometry g, Taps t, RowSink writer, Scratch scratch) {
         SlotWriter direct = writer instanceof SlotWriter sw && sw.isF32() ? sw : null;
-        // The direct f32 path flips in the gather tables; a RowSink flips the rows it is given.
-        boolean flipHere = direct != null && g.isFlipped();
+        TileWriter tile = writer instanceof TileWriter tw ? tw : null;
+        // The direct paths (an f32 slot, a tile) flip in the gather tables; another RowSink flips
+        // the rows it is given.
+        boolean flipHere = (direct != null || tile != null) && g.isFlipped();
         int outW = t.outW;
         int outH = t.outH;
         int span3 = 3 * t.spanX();
@@ -144,8 +158,11 @@ final class VectorResampler {
         for (int y = 0; y < ay.imgStart; y++) {
             writer.paddingRow(y);
         }
+        int x0 = g.isFlipped() ? g.width() - g.x.imgEnd : g.x.imgStart;
         if (direct != null) {
-            vertical(t, mid, p, plane, direct, ay.imgStart, g.isFlipped() ? g.width() - g.x.imgEnd : g.x.imgStart);
+            vertical(t, mid, p, plane, direct, ay.imgStart, x0);
+        } else if (tile != null) {
+            vertical(t, mid, p, plane, tile, ay.imgStart, x0);
         } else {
             vertical(t, mid, p, plane, writer, ay.imgStart, scratch);
         }
@@ -186,6 +203,70 @@ final class VectorResampler {
                     } else {
                         f.intoMemorySegment(seg, rowAt + 4L * m, ORDER, F.indexInRange(m, outW));
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * The vertical pass into a tile: each output vector's three channels packed into one int a
+     * pixel, whose bytes a permute (vpermb) drops every fourth of: 3L interleaved bytes, stored
+     * at column {@code x0} of each tile row.
+     */
+    private static void vertical(Taps t, int[] mid, int p, int plane, TileWriter tile, int y0, int x0) {
+        byte[] px = tile.pixels();
+        int width = tile.width();
+        int outW = t.outW;
+        for (int j = 0; j < t.outH; j++) {
+            int y = y0 + j;
+            int rowAt = 3 * (y * width + x0);
+            for (int m = 0; m < p; m += L) {
+                IntVector rgb = column(t, mid, p, 0, j, m)
+                        .or(column(t, mid, p, plane, j, m).lanewise(VectorOperators.LSHL, 8))
+                        .or(column(t, mid, p, 2 * plane, j, m).lanewise(VectorOperators.LSHL, 16));
+                ByteVector bytes = rgb.reinterpretAsBytes().rearrange(PACK);
+                int at = rowAt + 3 * m;
+                int n = 3 * Math.min(L, outW - m);
+                if (at + W.length() <= px.length && n == 3 * L) {
+                    // The L bytes past the pixels are overwritten by the next vector, this row's
+                    // padding, a later row, or lie in the array's slack past the tile.
+                    bytes.intoArray(px, at);
+                } else {
+                    bytes.intoArray(px, at, W.indexInRange(0, n));
+                }
+            }
+            tile.padSides(y);   // after the stores, which may spill past the image's columns
+        }
+    }
+
+    /**
+     * A finished tile into an f32 slot, normalized: {@link Resampler#write} with vectors, L
+     * pixels at a time deinterleaved by three permutes, widened and normalized in float lanes.
+     */
+    static void write(Tile tile, SlotWriter slot) {
+        MemorySegment seg = slot.segment();
+        byte[] px = tile.pixels();
+        int width = tile.width();
+        int height = tile.height();
+        float[] mean = {slot.mean(0), slot.mean(1), slot.mean(2)};
+        float[] std = {slot.std(0), slot.std(1), slot.std(2)};
+        VectorShuffle<Byte>[] channels = CHANNELS;
+        for (int y = 0; y < height; y++) {
+            int rowAt = 3 * y * width;
+            int x = 0;
+            for (int bound = width - (4 * L + 2) / 3; x <= bound; x += L) {
+                ByteVector v = ByteVector.fromArray(W, px, rowAt + 3 * x);
+                for (int c = 0; c < 3; c++) {
+                    ((FloatVector) v.rearrange(channels[c]).convertShape(VectorOperators.ZERO_EXTEND_B2I, I, 0)
+                            .convert(VectorOperators.I2F, 0))
+                            .div(255f).sub(mean[c]).div(std[c])
+                            .intoMemorySegment(seg, 4L * (((long) c * height + y) * width + x), ORDER);
+                }
+            }
+            for (; x < width; x++) {
+                for (int c = 0; c < 3; c++) {
+                    float v = ((float) (px[rowAt + 3 * x + c] & 0xFF) / 255f - mean[c]) / std[c];
+                    seg.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, ((long) c * height + y) * width + x, v);
                 }
             }
         }

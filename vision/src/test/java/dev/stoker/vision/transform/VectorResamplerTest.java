@@ -114,6 +114,58 @@ class VectorResamplerTest {
     }
 
     @Test
+    void tileWriteEqualsTheTableWrite() {
+        assumeTrue(Mac.WIDE, "the JVM has no vectors of 256 bits or more");
+        SplittableRandom rnd = new SplittableRandom(23);
+        try (Arena arena = Arena.ofConfined()) {
+            for (int trial = 0; trial < 100; trial++) {
+                int w = 1 + rnd.nextInt(120);
+                int h = 1 + rnd.nextInt(20);
+                byte[] px = new byte[3 * w * h];
+                rnd.nextBytes(px);
+                Tile tile = Tile.of(w, h, px);
+                Normalize n = trial % 2 == 0 ? Normalize.IMAGENET
+                        : new Normalize(new float[] {0.1f, 0.9f, -0.3f}, new float[] {0.7f, 1.3f, 0.01f});
+                Tensor fast = Tensor.allocate(arena, DType.F32, Shape.of(3, h, w));
+                Tensor table = Tensor.allocate(arena, DType.F32, Shape.of(3, h, w));
+                Scratch scratch = new Scratch();
+                Resampler.write(tile, n, fast, scratch);
+                SlotWriter writer = new SlotWriter(table, n, w, h, scratch);
+                for (int y = 0; y < h; y++) {
+                    writer.row(y, px, 3 * y * w);
+                }
+                assertThat(firstDifference(fast.toByteArray(), table.toByteArray())).as("trial %d, %dx%d", trial, w, h)
+                        .isEqualTo(-1);
+            }
+        }
+    }
+
+    @Test
+    void paddingBesideWholeVectorsStaysBlack() {
+        assumeTrue(Mac.WIDE, "the JVM has no vectors of 256 bits or more");
+        // 64 image columns (whole vectors at 8 and 16 lanes) with 3 padding columns on the right:
+        // a vector store of the last pixels must not spill into them.
+        SplittableRandom rnd = new SplittableRandom(8);
+        byte[] px = new byte[3 * 90 * 70];
+        rnd.nextBytes(px);
+        for (boolean flip : new boolean[] {false, true}) {
+            Geometry g = new Geometry(90, 70);
+            g.resize(40, 64);
+            if (flip) {
+                g.flipHorizontal();
+            }
+            new CenterCrop(43, 70).apply(g, null);
+            SourcePixels source = SourcePixels.whole(MemorySegment.ofArray(px), 90, 70);
+            Scratch scratch = new Scratch();
+            Tile tile = new Tile();
+            Tile referenceTile = new Tile();
+            Resampler.render(source, g, tile, scratch);
+            Resampler.renderReference(source, g, new TileWriter(referenceTile, g), scratch);
+            assertThat(firstDifference(tile.toArray(), referenceTile.toArray())).as("flip %s", flip).isEqualTo(-1);
+        }
+    }
+
+    @Test
     void shrinkingFarUsesGathersAndStillAgrees() {
         assumeTrue(Mac.WIDE, "the JVM has no vectors of 256 bits or more");
         // 2000 columns to 37: every group of output columns spans far more than two vectors.
