@@ -129,26 +129,38 @@ final class VectorResampler {
         IntVector half = IntVector.broadcast(I, Resampler.HALF);
         for (int r = 0; r < rows; r++) {
             widen(pixels, (t.yLo + r - source.top()) * stride + left, bytes, row, spanX, rowStride);
-            for (int c = 0; c < 3; c++) {
-                int at = c * plane + r * p;
-                int rc = c * rowStride;
-                for (int m = 0, gi = 0; m < p; m += L, gi++) {
-                    IntVector acc = half;
-                    int n = tapsOf[2 * gi];
-                    int base = tapsOf[2 * gi + 1];
-                    if (base >= 0) {
-                        IntVector perm = IntVector.fromArray(I, rel, m);
-                        for (int k = 0, b = rc + base; k < n; k++, b++) {
-                            IntVector v = perm.selectFrom(IntVector.fromArray(I, row, b), IntVector.fromArray(I, row, b + L));
-                            acc = acc.add(v.mul(IntVector.fromArray(I, w, k * p + m)));
-                        }
-                    } else {
+            int at = r * p;
+            for (int m = 0, gi = 0; m < p; m += L, gi++) {
+                int n = tapsOf[2 * gi];
+                int base = tapsOf[2 * gi + 1];
+                if (base >= 0) {
+                    // The three channels together: the permutation and each tap's weights loaded once.
+                    IntVector perm = IntVector.fromArray(I, rel, m);
+                    IntVector r0 = half;
+                    IntVector r1 = half;
+                    IntVector r2 = half;
+                    for (int k = 0, b = base; k < n; k++, b++) {
+                        IntVector wk = IntVector.fromArray(I, w, k * p + m);
+                        r0 = r0.add(perm.selectFrom(IntVector.fromArray(I, row, b),
+                                IntVector.fromArray(I, row, b + L)).mul(wk));
+                        r1 = r1.add(perm.selectFrom(IntVector.fromArray(I, row, rowStride + b),
+                                IntVector.fromArray(I, row, rowStride + b + L)).mul(wk));
+                        r2 = r2.add(perm.selectFrom(IntVector.fromArray(I, row, 2 * rowStride + b),
+                                IntVector.fromArray(I, row, 2 * rowStride + b + L)).mul(wk));
+                    }
+                    clip(r0).intoArray(mid, at + m);
+                    clip(r1).intoArray(mid, plane + at + m);
+                    clip(r2).intoArray(mid, 2 * plane + at + m);
+                } else {
+                    for (int c = 0; c < 3; c++) {
+                        IntVector acc = half;
                         for (int k = 0; k < n; k++) {
                             int o = k * p + m;
-                            acc = acc.add(IntVector.fromArray(I, row, rc, idx, o).mul(IntVector.fromArray(I, w, o)));
+                            acc = acc.add(IntVector.fromArray(I, row, c * rowStride, idx, o)
+                                    .mul(IntVector.fromArray(I, w, o)));
                         }
+                        clip(acc).intoArray(mid, c * plane + at + m);
                     }
-                    clip(acc).intoArray(mid, at + m);
                 }
             }
         }
