@@ -74,10 +74,7 @@ public final class Adjust {
             throw new IllegalArgumentException("a hue factor is in [-0.5, 0.5], not " + factor);
         }
         int shift = ((int) (factor * 255)) & 0xFF;   // numpy's uint8(x): truncate, then wrap
-        byte[] px = tile.pixels();
-        for (int i = 0, n = tile.length(); i < n; i += 3) {
-            PilHsv.shiftHue(px, i, shift);
-        }
+        PilHsv.shiftHue(tile.pixels(), tile.length(), shift);
     }
 
     /**
