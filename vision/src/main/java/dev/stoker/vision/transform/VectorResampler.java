@@ -126,43 +126,9 @@ final class VectorResampler {
         MemorySegment pixels = source.data();
         long stride = 3L * source.width();
         long left = 3L * (t.xLo - source.left());
-        IntVector half = IntVector.broadcast(I, Resampler.HALF);
         for (int r = 0; r < rows; r++) {
             widen(pixels, (t.yLo + r - source.top()) * stride + left, bytes, row, spanX, rowStride);
-            int at = r * p;
-            for (int m = 0, gi = 0; m < p; m += L, gi++) {
-                int n = tapsOf[2 * gi];
-                int base = tapsOf[2 * gi + 1];
-                if (base >= 0) {
-                    // The three channels together: the permutation and each tap's weights loaded once.
-                    IntVector perm = IntVector.fromArray(I, rel, m);
-                    IntVector r0 = half;
-                    IntVector r1 = half;
-                    IntVector r2 = half;
-                    for (int k = 0, b = base; k < n; k++, b++) {
-                        IntVector wk = IntVector.fromArray(I, w, k * p + m);
-                        r0 = r0.add(perm.selectFrom(IntVector.fromArray(I, row, b),
-                                IntVector.fromArray(I, row, b + L)).mul(wk));
-                        r1 = r1.add(perm.selectFrom(IntVector.fromArray(I, row, rowStride + b),
-                                IntVector.fromArray(I, row, rowStride + b + L)).mul(wk));
-                        r2 = r2.add(perm.selectFrom(IntVector.fromArray(I, row, 2 * rowStride + b),
-                                IntVector.fromArray(I, row, 2 * rowStride + b + L)).mul(wk));
-                    }
-                    clip(r0).intoArray(mid, at + m);
-                    clip(r1).intoArray(mid, plane + at + m);
-                    clip(r2).intoArray(mid, 2 * plane + at + m);
-                } else {
-                    for (int c = 0; c < 3; c++) {
-                        IntVector acc = half;
-                        for (int k = 0; k < n; k++) {
-                            int o = k * p + m;
-                            acc = acc.add(IntVector.fromArray(I, row, c * rowStride, idx, o)
-                                    .mul(IntVector.fromArray(I, w, o)));
-                        }
-                        clip(acc).intoArray(mid, c * plane + at + m);
-                    }
-                }
-            }
+            horizontal(row, rowStride, rel, idx, w, tapsOf, p, mid, r * p, plane);
         }
 
         // Vertical pass.
@@ -180,6 +146,50 @@ final class VectorResampler {
         }
         for (int y = ay.imgEnd; y < ay.size; y++) {
             writer.paddingRow(y);
+        }
+    }
+
+    /**
+     * One widened source row into its row of the three planes, at {@code at}. A method of its own,
+     * as each pass's row is: small and called hundreds of times an image, the JIT compiles it
+     * within the first images (the Vector API is slow until then; one large method took a
+     * hundred images to be compiled).
+     */
+    private static void horizontal(int[] row, int rowStride, int[] rel, int[] idx, int[] w, int[] tapsOf, int p,
+                                   int[] mid, int at, int plane) {
+        IntVector half = IntVector.broadcast(I, Resampler.HALF);
+        for (int m = 0, gi = 0; m < p; m += L, gi++) {
+            int n = tapsOf[2 * gi];
+            int base = tapsOf[2 * gi + 1];
+            if (base >= 0) {
+                // The three channels together: the permutation and each tap's weights loaded once.
+                IntVector perm = IntVector.fromArray(I, rel, m);
+                IntVector r0 = half;
+                IntVector r1 = half;
+                IntVector r2 = half;
+                for (int k = 0, b = base; k < n; k++, b++) {
+                    IntVector wk = IntVector.fromArray(I, w, k * p + m);
+                    r0 = r0.add(perm.selectFrom(IntVector.fromArray(I, row, b),
+                            IntVector.fromArray(I, row, b + L)).mul(wk));
+                    r1 = r1.add(perm.selectFrom(IntVector.fromArray(I, row, rowStride + b),
+                            IntVector.fromArray(I, row, rowStride + b + L)).mul(wk));
+                    r2 = r2.add(perm.selectFrom(IntVector.fromArray(I, row, 2 * rowStride + b),
+                            IntVector.fromArray(I, row, 2 * rowStride + b + L)).mul(wk));
+                }
+                clip(r0).intoArray(mid, at + m);
+                clip(r1).intoArray(mid, plane + at + m);
+                clip(r2).intoArray(mid, 2 * plane + at + m);
+            } else {
+                for (int c = 0; c < 3; c++) {
+                    IntVector acc = half;
+                    for (int k = 0; k < n; k++) {
+                        int o = k * p + m;
+                        acc = acc.add(IntVector.fromArray(I, row, c * rowStride, idx, o)
+                                .mul(IntVector.fromArray(I, w, o)));
+                    }
+                    clip(acc).intoArray(mid, c * plane + at + m);
+                }
+            }
         }
     }
 
@@ -204,18 +214,23 @@ final class VectorResampler {
             int y = y0 + j;
             slot.padSides(y);
             for (int c = 0; c < 3; c++) {
-                float mean = slot.mean(c);
-                float std = slot.std(c);
-                long rowAt = 4L * (((long) c * height + y) * width + x0);
-                for (int m = 0; m < p; m += L) {
-                    FloatVector f = ((FloatVector) column(t, mid, p, c * plane, j, m).convert(VectorOperators.I2F, 0))
-                            .div(255f).sub(mean).div(std);
-                    if (m + L <= outW) {
-                        f.intoMemorySegment(seg, rowAt + 4L * m, ORDER);
-                    } else {
-                        f.intoMemorySegment(seg, rowAt + 4L * m, ORDER, F.indexInRange(m, outW));
-                    }
-                }
+                f32Row(t, mid, p, c * plane, j, seg, 4L * (((long) c * height + y) * width + x0), slot.mean(c),
+                        slot.std(c));
+            }
+        }
+    }
+
+    /** Output row {@code j} of one plane, normalized, into the slot at byte {@code rowAt}. */
+    private static void f32Row(Taps t, int[] mid, int p, int base, int j, MemorySegment seg, long rowAt, float mean,
+                               float std) {
+        int outW = t.outW;
+        for (int m = 0; m < p; m += L) {
+            FloatVector f = ((FloatVector) column(t, mid, p, base, j, m).convert(VectorOperators.I2F, 0))
+                    .div(255f).sub(mean).div(std);
+            if (m + L <= outW) {
+                f.intoMemorySegment(seg, rowAt + 4L * m, ORDER);
+            } else {
+                f.intoMemorySegment(seg, rowAt + 4L * m, ORDER, F.indexInRange(m, outW));
             }
         }
     }
