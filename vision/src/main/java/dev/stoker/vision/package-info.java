@@ -12,8 +12,8 @@
  *       resampler that gives PIL's pixels.</li>
  * </ul>
  *
- * <p>NOTE: the resampler's inner loop uses the Vector API when the JVM runs with
+ * <p>NOTE: the resampler and the sharpness op use the Vector API when the JVM runs with
  * {@code --add-modules jdk.incubator.vector} (the {@code stoker} launcher and the build pass it);
- * without it a plain loop gives the same pixels, slower.
+ * without it plain loops give the same pixels, slower (about 4x for the resample).
  */
 package dev.stoker.vision;

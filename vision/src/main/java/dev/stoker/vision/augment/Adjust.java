@@ -74,10 +74,7 @@ public final class Adjust {
             throw new IllegalArgumentException("a hue factor is in [-0.5, 0.5], not " + factor);
         }
         int shift = ((int) (factor * 255)) & 0xFF;   // numpy's uint8(x): truncate, then wrap
-        byte[] px = tile.pixels();
-        for (int i = 0, n = tile.length(); i < n; i += 3) {
-            PilHsv.shiftHue(px, i, shift);
-        }
+        PilHsv.shiftHue(tile.pixels(), tile.length(), shift);
     }
 
     /**
@@ -95,25 +92,31 @@ public final class Adjust {
         byte[] src = tile.spare();
         System.arraycopy(px, 0, src, 0, tile.length());
         float alpha = (float) factor;
-        float k = 1f / 13f;
-        float k5 = 5f / 13f;
         int stride = 3 * w;
         for (int y = 1; y < h - 1; y++) {
-            for (int x = 1; x < w - 1; x++) {
-                for (int c = 0; c < 3; c++) {
-                    int at = y * stride + 3 * x + c;
-                    int below = at + stride;
-                    int above = at - stride;
-                    // Pillow's order: the row below, this row, the row above; each left, middle, right.
-                    float ss = 0f;
-                    ss += (src[below - 3] & 0xFF) * k + (src[below] & 0xFF) * k + (src[below + 3] & 0xFF) * k;
-                    ss += (src[at - 3] & 0xFF) * k + (src[at] & 0xFF) * k5 + (src[at + 3] & 0xFF) * k;
-                    ss += (src[above - 3] & 0xFF) * k + (src[above] & 0xFF) * k + (src[above + 3] & 0xFF) * k;
-                    int smooth = clip8(ss + 0.5f);   // Pillow's 3x3 filter rounds half up
-                    px[at] = (byte) blend(smooth, src[at] & 0xFF, alpha);
-                }
+            // The row's interior, pixels 1 .. w - 2: 3 (w - 2) values in a row.
+            int from = y * stride + 3;
+            int n = 3 * (w - 2);
+            int done = Lanes.WIDE ? VectorSharpness.row(src, px, from, n, stride, alpha) : 0;
+            for (int at = from + done; at < from + n; at++) {
+                px[at] = (byte) sharpened(src, at, stride, alpha);
             }
         }
+    }
+
+    /** Value {@code at} of a sharpened image, from the source {@code src} with rows {@code stride} bytes apart. */
+    static int sharpened(byte[] src, int at, int stride, float alpha) {
+        float k = 1f / 13f;
+        float k5 = 5f / 13f;
+        int below = at + stride;
+        int above = at - stride;
+        // Pillow's order: the row below, this row, the row above; each left, middle, right.
+        float ss = 0f;
+        ss += (src[below - 3] & 0xFF) * k + (src[below] & 0xFF) * k + (src[below + 3] & 0xFF) * k;
+        ss += (src[at - 3] & 0xFF) * k + (src[at] & 0xFF) * k5 + (src[at + 3] & 0xFF) * k;
+        ss += (src[above - 3] & 0xFF) * k + (src[above] & 0xFF) * k + (src[above + 3] & 0xFF) * k;
+        int smooth = clip8(ss + 0.5f);   // Pillow's 3x3 filter rounds half up
+        return blend(smooth, src[at] & 0xFF, alpha);
     }
 
     /** {@code F.rgb_to_grayscale(img, 3)}: Pillow's 8-bit luma, in all three channels. */

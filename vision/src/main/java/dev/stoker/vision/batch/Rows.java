@@ -46,29 +46,47 @@ final class Rows {
         roll(t, per, offset, n, lam, false);
     }
 
+    /**
+     * Runs of at most this many elements at a time: three working arrays of 16 KiB (a whole
+     * image's run would be three arrays of 600 KB a batch, each one a humongous allocation for
+     * G1) that stay in the cache while every sample passes through them.
+     */
+    private static final int CHUNK = 4096;
+
     private static void roll(Tensor t, long per, long offset, int n, double lam, boolean copy) {
         int count = (int) t.shape().dim(0);
         float keep = (float) lam;
         float take = (float) (1.0 - lam);
-        float[] last = new float[n];
-        float[] cur = new float[n];
-        float[] prev = new float[n];
-        read(t, (count - 1) * per + offset, last, n);
-        for (int i = count - 1; i >= 0; i--) {
-            read(t, i * per + offset, cur, n);
-            if (i > 0) {
-                read(t, (i - 1) * per + offset, prev, n);
-            } else {
-                System.arraycopy(last, 0, prev, 0, n);
-            }
-            if (copy) {
-                System.arraycopy(prev, 0, cur, 0, n);
-            } else {
-                for (int k = 0; k < n; k++) {
-                    cur[k] = prev[k] * take + cur[k] * keep;
+        int size = Math.min(n, CHUNK);
+        float[] last = new float[size];
+        float[] cur = new float[size];
+        float[] prev = new float[size];
+        for (int from = 0; from < n; from += CHUNK) {
+            int m = Math.min(CHUNK, n - from);
+            long at = offset + from;
+            // From the last sample down, so that each sample's run is read before it is written;
+            // the last one's is kept for the first, which rolls it in after it was changed.
+            read(t, (count - 1) * per + at, last, m);
+            System.arraycopy(last, 0, cur, 0, m);
+            for (int i = count - 1; i >= 0; i--) {
+                float[] before = last;
+                if (i > 0) {
+                    read(t, (i - 1) * per + at, prev, m);
+                    before = prev;
                 }
+                if (copy) {
+                    write(t, i * per + at, before, m);
+                } else {
+                    for (int k = 0; k < m; k++) {
+                        cur[k] = before[k] * take + cur[k] * keep;
+                    }
+                    write(t, i * per + at, cur, m);
+                }
+                // Sample i - 1's run, as read, is the next one to change.
+                float[] swap = cur;
+                cur = prev;
+                prev = swap;
             }
-            write(t, i * per + offset, cur, n);
         }
     }
 

@@ -1,14 +1,16 @@
 package dev.stoker.vision.transform;
 
 /**
- * The resampler's inner loop, {@code acc[e] += src[offset + e] * w}: with the Vector API when
- * the JVM was started with {@code --add-modules jdk.incubator.vector} (the {@code stoker}
- * launcher and the build do), else a plain loop. The JIT does not vectorize the plain loop by
- * itself (it cannot rule out that the two arrays are one), and the vector one is about 4x faster.
- * {@code -Dstoker.vision.vector=false} forces the plain loop.
+ * Whether the resampler may use the Vector API ({@link #VECTOR}: the JVM was started with
+ * {@code --add-modules jdk.incubator.vector}, as the {@code stoker} launcher and the build do;
+ * {@code -Dstoker.vision.vector=false} says no), and {@link ReferenceResampler}'s inner loop,
+ * {@code acc[e] += src[offset + e] * w}, with it or as a plain loop. The JIT does not vectorize
+ * the plain loop by itself (it cannot rule out that the two arrays are one).
  */
 final class Mac {
     static final boolean VECTOR = vector();
+    /** Vectors of 256 bits or more: {@link VectorResampler}'s path (it widens 8 or 16 bytes at once). */
+    static final boolean WIDE = VECTOR && VectorMac.bitSize() >= 256;
 
     private Mac() {}
 

@@ -43,6 +43,16 @@ public record Normalize(float[] mean, float[] std) {
         return (unit - mean[c]) / std[c];
     }
 
+    /** Channel {@code c}'s mean, without the copy {@link #mean()} makes. */
+    float meanOf(int c) {
+        return mean[c];
+    }
+
+    /** Channel {@code c}'s std, without the copy {@link #std()} makes. */
+    float stdOf(int c) {
+        return std[c];
+    }
+
     /** The 3 x 256 table of {@link #apply} values. */
     float[][] table() {
         float[][] t = new float[3][256];

@@ -2,7 +2,6 @@ package dev.stoker.vision.transform;
 
 import dev.stoker.tensor.Tensor;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Renders a {@link Geometry} of a decoded 8-bit RGB image into a slot: PIL's bilinear resampling
@@ -11,16 +10,17 @@ import java.lang.foreign.ValueLayout;
  * passes, horizontal then vertical, in 22-bit fixed point with the intermediate rounded to
  * 8 bits. On the same source pixels the output equals PIL's {@code crop().resize(BILINEAR)}.
  *
- * <p>Only the source rows and columns the output needs are read; the vertical pass hands each
- * finished row to the {@link SlotWriter}, which normalizes, flips and writes it into the slot.
- * The multiply-adds of both passes run over contiguous int arrays ({@link Mac}: SIMD through the
- * Vector API when the JVM has it); the working arrays come from a {@link Scratch}.
+ * <p>Only the source rows and columns the output needs are read. Two implementations of the
+ * same integer arithmetic: {@link VectorResampler} (the Vector API with vectors of 256 bits or
+ * more: each channel in a plane, permutes instead of transposes, an f32 slot normalized and
+ * written from vector registers) and {@link ReferenceResampler} (without it, and the reference
+ * the other is tested against), whose vertical pass hands each finished row to the
+ * {@link SlotWriter}, which normalizes, flips and writes it into the slot. The working arrays come
+ * from a {@link Scratch}.
  */
 public final class Resampler {
-    private static final int PRECISION_BITS = 32 - 8 - 2;
-    private static final int HALF = 1 << (PRECISION_BITS - 1);
-    /** Source rows per block of the horizontal pass: a column of 16 x 3 ints is three 512-bit vectors. */
-    private static final int BLOCK = 16;
+    static final int PRECISION_BITS = 32 - 8 - 2;
+    static final int HALF = 1 << (PRECISION_BITS - 1);
 
     private Resampler() {}
 
@@ -63,6 +63,10 @@ public final class Resampler {
     /** Writes {@code tile} into {@code slot}, a {@code (3, H, W)} tensor of the tile's size, normalized. */
     public static void write(Tile tile, Normalize normalize, Tensor slot, Scratch scratch) {
         SlotWriter writer = new SlotWriter(slot, normalize, tile.width(), tile.height(), scratch);
+        if (Mac.WIDE && writer.isF32()) {
+            VectorResampler.write(tile, writer);
+            return;
+        }
         byte[] px = tile.pixels();
         for (int y = 0, at = 0; y < tile.height(); y++, at += 3 * tile.width()) {
             writer.row(y, px, at);
@@ -70,124 +74,26 @@ public final class Resampler {
     }
 
     private static void render(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
-        MemorySegment pixels = source.data();
-        // Coefficients are computed in the whole decoded image; the window is read at an offset.
-        int width = source.fullWidth();
-        int height = source.fullHeight();
-        Geometry.Axis ax = g.x;
-        Geometry.Axis ay = g.y;
-        int outW = ax.imgEnd - ax.imgStart;
-        int outH = ay.imgEnd - ay.imgStart;
-
-        // Filter taps along each axis, source positions absolute.
-        double sx = (double) width / g.sourceWidth();
-        double sy = (double) height / g.sourceHeight();
-        int ksx = kernelSize(ax.scale * sx);
-        int ksy = kernelSize(ay.scale * sy);
-        int[] bx = scratch.boundsX(2 * outW);
-        int[] kx = scratch.weightsX(outW * ksx);
-        int[] by = scratch.boundsY(2 * outH);
-        int[] ky = scratch.weightsY(outH * ksy);
-        coefficients(ax, sx, width, outW, bx, kx, ksx, scratch);
-        coefficients(ay, sy, height, outH, by, ky, ksy, scratch);
-
-        int xLo = Integer.MAX_VALUE;
-        int xHi = 0;
-        for (int i = 0; i < outW; i++) {
-            xLo = Math.min(xLo, bx[2 * i]);
-            xHi = Math.max(xHi, bx[2 * i] + bx[2 * i + 1]);
-        }
-        int yLo = Integer.MAX_VALUE;
-        int yHi = 0;
-        for (int j = 0; j < outH; j++) {
-            yLo = Math.min(yLo, by[2 * j]);
-            yHi = Math.max(yHi, by[2 * j] + by[2 * j + 1]);
-        }
-        if (xLo < source.left() || xHi > source.left() + source.width() || yLo < source.top()
-                || yHi > source.top() + source.height()) {
-            throw new IllegalArgumentException("the geometry reads columns [" + xLo + ", " + xHi + ") and rows [" + yLo
-                    + ", " + yHi + ") of the decoded image, outside the window decoded, " + source);
-        }
-
-        // Horizontal pass: the needed source rows, each to outW pixels, rounded to 8 bits (as PIL).
-        // Rows go BLOCK at a time, widened to int and transposed (column by column), so that an
-        // output column is a weighted sum of whole source columns: loops over contiguous arrays
-        // that Mac runs as SIMD, instead of a gather per output pixel. Integer sums do not depend
-        // on their order: the result is PIL's to the bit.
-        int rowLen = outW * 3;
-        int[] tmp = scratch.intermediate(Math.max(1, (yHi - yLo) * rowLen));
-        int spanPx = Math.max(0, xHi - xLo);
-        int[] columns = scratch.columns(Math.max(1, spanPx * BLOCK * 3));
-        int[] hacc = scratch.blockAcc(BLOCK * 3);
-        byte[] src = scratch.sourceRow(Math.max(1, spanPx * 3 * BLOCK));
-        long stride = 3L * source.width();
-        for (int r0 = yLo; r0 < yHi; r0 += BLOCK) {
-            int rows = Math.min(BLOCK, yHi - r0);
-            int b3 = rows * 3;
-            int rowBytes = spanPx * 3;
-            for (int rr = 0; rr < rows; rr++) {
-                MemorySegment.copy(pixels, ValueLayout.JAVA_BYTE, (r0 + rr - source.top()) * stride
-                        + 3L * (xLo - source.left()), src, rr * rowBytes, rowBytes);
-            }
-            // Column by column: sequential writes, reads from `rows` lines that stay in L1.
-            for (int x = 0, o = 0; x < spanPx; x++) {
-                for (int q = 3 * x, rr = 0; rr < rows; rr++, q += rowBytes, o += 3) {
-                    columns[o] = src[q] & 0xFF;
-                    columns[o + 1] = src[q + 1] & 0xFF;
-                    columns[o + 2] = src[q + 2] & 0xFF;
-                }
-            }
-            int at = (r0 - yLo) * rowLen;
-            for (int i = 0; i < outW; i++) {
-                java.util.Arrays.fill(hacc, 0, b3, HALF);
-                int first = bx[2 * i] - xLo;
-                int taps = bx[2 * i + 1];
-                int k0 = i * ksx;
-                for (int k = 0; k < taps; k++) {
-                    Mac.mac(hacc, columns, (first + k) * b3, kx[k0 + k], b3);
-                }
-                for (int rr = 0, t = at + 3 * i, e = 0; rr < rows; rr++, t += rowLen, e += 3) {
-                    tmp[t] = clip(hacc[e]);
-                    tmp[t + 1] = clip(hacc[e + 1]);
-                    tmp[t + 2] = clip(hacc[e + 2]);
-                }
-            }
-        }
-
-        // Vertical pass, one output row at a time, straight to the slot.
-        int[] acc = scratch.acc(rowLen);
-        byte[] out = scratch.outRow(rowLen);
-        for (int y = 0; y < ay.imgStart; y++) {
-            writer.paddingRow(y);
-        }
-        for (int j = 0; j < outH; j++) {
-            java.util.Arrays.fill(acc, 0, rowLen, HALF);
-            int first = by[2 * j] - yLo;
-            int taps = by[2 * j + 1];
-            for (int k = 0; k < taps; k++) {
-                Mac.mac(acc, tmp, (first + k) * rowLen, ky[j * ksy + k], rowLen);
-            }
-            for (int i = 0; i < rowLen; i++) {
-                out[i] = clip8(acc[i]);
-            }
-            writer.row(ay.imgStart + j, out, 0);
-        }
-        for (int y = ay.imgEnd; y < ay.size; y++) {
-            writer.paddingRow(y);
+        Taps t = Taps.of(source, g, scratch);
+        if (Mac.WIDE) {
+            VectorResampler.render(source, g, t, writer, scratch);
+        } else {
+            ReferenceResampler.render(source, g, t, writer, scratch);
         }
     }
 
-    private static int clip(int acc) {
+    /** The plain path, whatever the JVM offers: for tests, which compare the two paths. */
+    static void renderReference(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
+        ReferenceResampler.render(source, g, Taps.of(source, g, scratch), writer, scratch);
+    }
+
+    /** A fixed-point sum back to 8 bits, clipped (PIL's {@code clip8}). */
+    static int clip(int acc) {
         int v = acc >> PRECISION_BITS;
         return v < 0 ? 0 : Math.min(v, 255);
     }
 
-    private static byte clip8(int acc) {
-        int v = acc >> PRECISION_BITS;
-        return (byte) (v < 0 ? 0 : Math.min(v, 255));
-    }
-
-    private static int kernelSize(double scale) {
+    static int kernelSize(double scale) {
         return (int) Math.ceil(Math.max(scale, 1.0)) * 2 + 1;
     }
 

@@ -14,6 +14,11 @@ public final class Scratch {
     private byte[] sourceRow = new byte[0];
     private byte[] outRow = new byte[0];
     private int[] acc = new int[0];
+    private int[] widenedRow = new int[0];
+    private int[] gatherIndex = new int[0];
+    private int[] gatherWeights = new int[0];
+    private int[] groupTaps = new int[0];
+    private int[] relative = new int[0];
     private int[] boundsX = new int[0];
     private int[] boundsY = new int[0];
     private int[] weightsX = new int[0];
@@ -50,6 +55,26 @@ public final class Scratch {
 
     int[] acc(int n) {
         return acc.length >= n ? acc : (acc = new int[n]);
+    }
+
+    int[] widenedRow(int n) {
+        return widenedRow.length >= n ? widenedRow : (widenedRow = new int[n]);
+    }
+
+    int[] gatherIndex(int n) {
+        return gatherIndex.length >= n ? gatherIndex : (gatherIndex = new int[n]);
+    }
+
+    int[] gatherWeights(int n) {
+        return gatherWeights.length >= n ? gatherWeights : (gatherWeights = new int[n]);
+    }
+
+    int[] relative(int n) {
+        return relative.length >= n ? relative : (relative = new int[n]);
+    }
+
+    int[] groupTaps(int n) {
+        return groupTaps.length >= n ? groupTaps : (groupTaps = new int[n]);
     }
 
     int[] boundsX(int n) {

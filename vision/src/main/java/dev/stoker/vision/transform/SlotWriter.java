@@ -23,6 +23,7 @@ final class SlotWriter implements RowSink {
     private final int imgStartX;
     private final int imgEndX;
     private final boolean flip;
+    private final Normalize normalize;
     private final float[][] table;       // F32 values per channel and 8-bit value
     private final short[][] halfTable;   // F16 / BF16 bit patterns
     private final float[] rowF;          // one plane row of floats
@@ -54,6 +55,7 @@ final class SlotWriter implements RowSink {
         this.imgStartX = imgStartX;
         this.imgEndX = imgEndX;
         this.flip = flip;
+        this.normalize = normalize;
         switch (dtype) {
             case F32 -> {
                 table = scratch.table(normalize);
@@ -116,6 +118,54 @@ final class SlotWriter implements RowSink {
                     }
                     MemorySegment.copy(rowB, 0, slot, ValueLayout.JAVA_BYTE, offset, width);
                 }
+            }
+        }
+    }
+
+    /** Whether the slot is f32, which a resampler may write itself: see {@link #padSides}. */
+    boolean isF32() {
+        return dtype == DType.F32;
+    }
+
+    MemorySegment segment() {
+        return slot;
+    }
+
+    int width() {
+        return width;
+    }
+
+    int height() {
+        return height;
+    }
+
+    float mean(int c) {
+        return normalize.meanOf(c);
+    }
+
+    float std(int c) {
+        return normalize.stdOf(c);
+    }
+
+    /**
+     * Of an f32 slot's row {@code y}, writes the padding columns beside the image's (none unless a
+     * crop reaches past the image); the caller writes the image's columns: {@code [imgStartX, imgEndX)},
+     * or {@code [width - imgEndX, width - imgStartX)} when flipped.
+     */
+    void padSides(int y) {
+        int from = flip ? width - imgEndX : imgStartX;
+        int to = flip ? width - imgStartX : imgEndX;
+        if (from == 0 && to == width) {
+            return;
+        }
+        for (int c = 0; c < 3; c++) {
+            long offset = ((long) c * height + y) * width;
+            float pad = table[c][0];
+            for (int x = 0; x < from; x++) {
+                slot.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, offset + x, pad);
+            }
+            for (int x = to; x < width; x++) {
+                slot.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, offset + x, pad);
             }
         }
     }

@@ -38,6 +38,27 @@ final class TileWriter implements RowSink {
         }
     }
 
+    byte[] pixels() {
+        return px;
+    }
+
+    int width() {
+        return width;
+    }
+
+    /**
+     * Blackens row {@code y}'s padding columns beside the image's (none unless a crop reaches past
+     * the image); the caller writes the image's: {@code [imgStartX, imgEndX)}, or
+     * {@code [width - imgEndX, width - imgStartX)} when flipped.
+     */
+    void padSides(int y) {
+        int from = flip ? width - imgEndX : imgStartX;
+        int to = flip ? width - imgStartX : imgEndX;
+        int base = 3 * y * width;
+        Arrays.fill(px, base, base + 3 * from, (byte) 0);
+        Arrays.fill(px, base + 3 * to, base + 3 * width, (byte) 0);
+    }
+
     @Override
     public void paddingRow(int y) {
         Arrays.fill(px, 3 * y * width, 3 * (y + 1) * width, (byte) 0);

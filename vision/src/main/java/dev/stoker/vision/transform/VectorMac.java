@@ -9,6 +9,10 @@ final class VectorMac {
 
     private VectorMac() {}
 
+    static int bitSize() {
+        return SPECIES.vectorBitSize();
+    }
+
     static void mac(int[] acc, int[] src, int offset, int w, int n) {
         int step = SPECIES.length();
         int e = 0;
