@@ -14,7 +14,8 @@ import java.lang.foreign.ValueLayout;
  * <p>Only the source rows and columns the output needs are read; the vertical pass hands each
  * finished row to the {@link SlotWriter}, which normalizes, flips and writes it into the slot.
  * The multiply-adds of both passes run over contiguous int arrays ({@link Mac}: SIMD through the
- * Vector API when the JVM has it); the working arrays come from a {@link Scratch}.
+ * Vector API when the JVM has it, once the JIT has compiled it); the working arrays come from a
+ * {@link Scratch}.
  */
 public final class Resampler {
     private static final int PRECISION_BITS = 32 - 8 - 2;
@@ -71,6 +72,7 @@ public final class Resampler {
 
     private static void render(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
         MemorySegment pixels = source.data();
+        boolean vector = Mac.useVector();  // once per image: the loops below branch on a constant
         // Coefficients are computed in the whole decoded image; the window is read at an offset.
         int width = source.fullWidth();
         int height = source.fullHeight();
@@ -144,7 +146,7 @@ public final class Resampler {
                 int taps = bx[2 * i + 1];
                 int k0 = i * ksx;
                 for (int k = 0; k < taps; k++) {
-                    Mac.mac(hacc, columns, (first + k) * b3, kx[k0 + k], b3);
+                    Mac.mac(vector, hacc, columns, (first + k) * b3, kx[k0 + k], b3);
                 }
                 for (int rr = 0, t = at + 3 * i, e = 0; rr < rows; rr++, t += rowLen, e += 3) {
                     tmp[t] = clip(hacc[e]);
@@ -165,7 +167,7 @@ public final class Resampler {
             int first = by[2 * j] - yLo;
             int taps = by[2 * j + 1];
             for (int k = 0; k < taps; k++) {
-                Mac.mac(acc, tmp, (first + k) * rowLen, ky[j * ksy + k], rowLen);
+                Mac.mac(vector, acc, tmp, (first + k) * rowLen, ky[j * ksy + k], rowLen);
             }
             for (int i = 0; i < rowLen; i++) {
                 out[i] = clip8(acc[i]);

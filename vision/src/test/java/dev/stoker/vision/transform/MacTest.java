@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The Vector API loop gives the plain loop's sums, at every length and offset (tails included). */
+/**
+ * The Vector API loop gives the plain loop's sums, at every length and offset (tails included), and
+ * the resampler is handed over to it once the warm-up has run.
+ */
 class MacTest {
 
     @Test
@@ -26,12 +29,24 @@ class MacTest {
             for (int i = 0; i < n; i++) {
                 a[i] = b[i] = rnd.nextInt();
             }
-            VectorMac.mac(a, src, offset, w, n);
-            for (int e = 0; e < n; e++) {
-                b[e] += src[offset + e] * w;
-            }
+            Mac.mac(true, a, src, offset, w, n);
+            Mac.mac(false, b, src, offset, w, n);
             assertThat(a).containsExactly(b);
         }
+    }
+
+    @Test
+    void theResamplerIsHandedToTheVectorLoopAfterItsFirstImages() throws InterruptedException {
+        assumeTrue(Mac.VECTOR, "the JVM runs without jdk.incubator.vector");
+        // The first images go to the plain loop (unless another test's images went before)...
+        for (int i = 0; i < Mac.WARMUP_AFTER_IMAGES; i++) {
+            Mac.useVector();
+        }
+        // ...then the warm-up runs; it gives up waiting after 10 s at the latest, and hands over then too.
+        for (int i = 0; i < 1200 && !Mac.useVector(); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(Mac.useVector()).isTrue();
     }
 
     @Test
