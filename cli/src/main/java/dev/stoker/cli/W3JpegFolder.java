@@ -106,6 +106,11 @@ public final class W3JpegFolder implements Workload {
         return ImageRows.loader(spec.name(), dataset(data), c, seed);
     }
 
+    @Override
+    public void prepare(Path data) {
+        dataset(data);
+    }
+
     private synchronized JpegDataset<ImageBytes> dataset(Path data) {
         if (dataset == null) {
             try {
