@@ -3,6 +3,7 @@ package dev.stoker.vision.decode;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ImageDecoder implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ImageDecoder.class.getName());
     private final DecodeOptions options;
-    private final TurboJpeg turbo;
+    /** Whether JPEG goes to libjpeg-turbo when the system has it; see {@link #turbo()}. */
+    private final boolean turboWanted;
     /** Whether WebP goes to libwebp when the system has it; the library is loaded at the first WebP. */
     private final boolean libWebpWanted;
     private final ConcurrentLinkedQueue<DecodeSession> idle = new ConcurrentLinkedQueue<>();
@@ -41,10 +43,38 @@ public final class ImageDecoder implements AutoCloseable {
     private final AtomicLong largeImages = new AtomicLong();
     private volatile boolean closed;
 
-    private ImageDecoder(DecodeOptions options, TurboJpeg turbo, boolean libWebpWanted) {
+    private ImageDecoder(DecodeOptions options, boolean turboWanted, boolean libWebpWanted) {
         this.options = options;
-        this.turbo = turbo;
+        this.turboWanted = turboWanted;
         this.libWebpWanted = libWebpWanted;
+    }
+
+    private static final AtomicBoolean TURBO_LOADING = new AtomicBoolean();
+
+    /**
+     * Loads libjpeg-turbo on a thread of its own, once per JVM: in a new JVM that is 150-400 ms
+     * (the FFM linker's first use, its eleven functions, the logging system for its one line), which
+     * a dataset's build used to wait for. The caller goes on (scans its folder, builds its loader)
+     * meanwhile; whoever needs the library first waits for the load to finish (the JVM's class
+     * initialization lock), and it is never loaded twice.
+     */
+    private static void loadTurboJpegInBackground() {
+        if (TURBO_LOADING.getAndSet(true)) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("stoker-load-turbojpeg").start(() -> {
+            try {
+                // by name: TurboJpeg.anything() would initialize the class on the calling thread
+                Class.forName("dev.stoker.vision.decode.TurboJpeg", true, ImageDecoder.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // the first use then meets the same error on its own thread, where it is thrown as before
+            }
+        });
+    }
+
+    /** libjpeg-turbo when wanted and installed, else null; waits for the background load to end. */
+    private TurboJpeg turbo() {
+        return turboWanted ? TurboJpeg.instance().orElse(null) : null;
     }
 
     /** A decoder with the {@linkplain DecodeOptions#defaults() default options}. */
@@ -53,10 +83,12 @@ public final class ImageDecoder implements AutoCloseable {
     }
 
     public static ImageDecoder create(DecodeOptions options) {
-        TurboJpeg tj = options.useTurboJpeg() ? TurboJpeg.instance().orElse(null) : null;
+        if (options.useTurboJpeg()) {
+            loadTurboJpegInBackground();
+        }
         // libwebp is not looked for here: binding it took 150-250 ms of a new JVM's first batch
         // on folders without a WebP in them. LibWebp.instance() loads it once, thread-safely.
-        return new ImageDecoder(options, tj, options.useLibWebp());
+        return new ImageDecoder(options, options.useTurboJpeg(), options.useLibWebp());
     }
 
     /** Whether libjpeg-turbo can be loaded on this system. */
@@ -105,7 +137,7 @@ public final class ImageDecoder implements AutoCloseable {
 
     /** Whether this decoder tries libjpeg-turbo first. */
     public boolean usesTurboJpeg() {
-        return turbo != null;
+        return turbo() != null;
     }
 
     /**
@@ -113,6 +145,7 @@ public final class ImageDecoder implements AutoCloseable {
      * met, says that it will be looked for then.
      */
     public String describe() {
+        TurboJpeg turbo = turbo();
         String jpeg = turbo != null ? "libjpeg-turbo (" + turbo.describe() + "), ImageIO as the fallback" : "ImageIO";
         String webp;
         if (!libWebpWanted) {
@@ -127,6 +160,7 @@ public final class ImageDecoder implements AutoCloseable {
 
     /** The DCT scaling factors available: the library's, or only {@link ScalingFactor#ONE} with ImageIO. */
     public List<ScalingFactor> scalingFactors() {
+        TurboJpeg turbo = turbo();
         return turbo != null ? turbo.scalingFactors() : List.of(ScalingFactor.ONE);
     }
 
@@ -137,7 +171,7 @@ public final class ImageDecoder implements AutoCloseable {
         }
         DecodeSession s = idle.poll();
         if (s == null) {
-            s = new DecodeSession(this, turbo);
+            s = new DecodeSession(this, turbo());
             created.incrementAndGet();
         }
         s.lend();
