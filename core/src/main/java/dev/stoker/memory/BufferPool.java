@@ -67,9 +67,7 @@ public final class BufferPool implements AutoCloseable {
         this.acquireTimeout = b.acquireTimeout;
         this.source = b.source;
         this.recordStacks = b.recordStacks;
-        if (source == OrdinaryMemory.INSTANCE) {
-            AnonymousMemory.linkInBackground(); // its first block is a new loader's first batch
-        }
+        // No native linking here: the first block asks for it, in the background (AnonymousMemory.map).
     }
 
     public static Builder builder() {
