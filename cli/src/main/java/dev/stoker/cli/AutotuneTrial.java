@@ -62,6 +62,12 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
      */
     static AutotuneTrial run(DataLoader<?> loader, Limits limits, Duration step, long budgetBytes, int lanes,
                              int maxPrefetch) {
+        return run(loader, limits, step, budgetBytes, lanes, maxPrefetch, TuningExplanation.FetchLimits.NONE);
+    }
+
+    /** As {@link #run(DataLoader, Limits, Duration, long, int, int)}, in the I/O mode bounded by {@code fetchLimits}. */
+    static AutotuneTrial run(DataLoader<?> loader, Limits limits, Duration step, long budgetBytes, int lanes,
+                             int maxPrefetch, TuningExplanation.FetchLimits fetchLimits) {
         int max = (int) limits.maxBatches();
         long[] arrived = new long[max];
         long[] waited = new long[max];
@@ -132,7 +138,8 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
         double steady = span <= 0 ? Double.NaN : (count - 1 - start) / (span / 1e9);
         double steadyWait = span <= 0 ? Double.NaN : (double) wait / span;
         TuningExplanation why = TuningExplanation.of(log, lanes, maxPrefetch, steadyWait,
-                oneMoreFits(loader.inFlightBound(), log.getLast(), budgetBytes), ByteSize.format(budgetBytes), cores);
+                oneMoreFits(loader.inFlightBound(), log.getLast(), budgetBytes), ByteSize.format(budgetBytes), cores,
+                fetchLimits);
         double passStartMillis = passStarts == 0 ? Double.NaN : passStartWait / 1e6 / passStarts;
         return new AutotuneTrial(count, settled, from, fed, fedSeconds, steady, steadyWait, passStartMillis,
                 loader.pool().peakReservedBytes(), budgetBytes, log, why);
@@ -210,6 +217,10 @@ record AutotuneTrial(long batches, boolean settled, long settledFrom, long fedBa
                             + " waited on I/O)%n", last.ioConcurrency(), last.ioConcurrency() == 1 ? "fetch" : "fetches",
                     from, raised, raised == 1 ? "raise" : "raises"));
         }
+        e.fetches().ifPresent(f -> {
+            s.append(String.format(Locale.ROOT, "  why not fewer fetches: %s%n", f.whyNotFewer()));
+            s.append(String.format(Locale.ROOT, "  why not more fetches: %s%n", f.whyNotMore()));
+        });
         s.append(fedBatch < 0
                 ? "the consumer's wait never stayed under 5% of a " + WINDOW + "-batch window\n"
                 : String.format(Locale.ROOT, "the consumer's wait stayed under 5%% from batch %d, %.2f s in%n",

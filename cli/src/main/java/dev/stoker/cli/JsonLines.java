@@ -25,8 +25,10 @@ final class JsonLines {
 
     /**
      * The line for {@code r}, with the run's {@link ColdStart} where {@code r}'s loader was the run's
-     * first: {@code cold_build_to_first_batch_ms}, {@code cold_jvm_to_first_batch_ms} and, where the OS
-     * says when the process started, {@code cold_process_to_first_batch_ms}.
+     * first: {@code cold_dataset_ms} (the dataset's build, before the loader's), {@code
+     * cold_build_to_first_batch_ms} (the loader's build to its first batch), {@code
+     * cold_jvm_to_first_batch_ms} and, where the OS says when the process started, {@code
+     * cold_process_to_first_batch_ms}.
      */
     static String format(BenchResult r, int epochs, Machine machine, Optional<ColdStart> coldStart) {
         ObjectNode o = JSON.createObjectNode();
@@ -55,6 +57,7 @@ final class JsonLines {
         o.put("pool_peak_bytes", r.poolPeakBytes());
         o.put("in_flight_bound_bytes", r.inFlightBytes());
         coldStart.ifPresent(cold -> {
+            o.put("cold_dataset_ms", ColdStart.millis(cold.datasetBuild()));
             o.put("cold_build_to_first_batch_ms", ColdStart.millis(cold.buildToFirstBatch()));
             o.put("cold_jvm_to_first_batch_ms", ColdStart.millis(cold.jvmToFirstBatch()));
             cold.processToFirstBatch().ifPresent(d -> o.put("cold_process_to_first_batch_ms", ColdStart.millis(d)));

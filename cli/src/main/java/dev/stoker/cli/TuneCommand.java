@@ -186,7 +186,8 @@ final class TuneCommand implements Callable<Integer> {
             }
             try (loader) {
                 tuned = AutotuneTrial.run(loader, new AutotuneTrial.Limits(maxBatches, settleBatches, SETTLE_TIME),
-                        step, budgetBytes, lanes, Autotune.DEFAULT_MAX_PREFETCH);
+                        step, budgetBytes, lanes, Autotune.DEFAULT_MAX_PREFETCH,
+                        new TuningExplanation.FetchLimits(base.ioConcurrency(), workload.batchSize()));
             }
             if (!json) {
                 out.print(tuned.report());
@@ -271,6 +272,13 @@ final class TuneCommand implements Callable<Integer> {
         }
         root.put("whyNotFewer", t.explanation().whyNotFewer());
         root.put("whyNotMore", t.explanation().whyNotMore());
+        t.explanation().fetches().ifPresentOrElse(f -> {
+            root.put("whyNotFewerFetches", f.whyNotFewer());
+            root.put("whyNotMoreFetches", f.whyNotMore());
+        }, () -> {
+            root.putNull("whyNotFewerFetches");
+            root.putNull("whyNotMoreFetches");
+        });
         if (t.fedBatch() >= 0) {
             root.put("fedFromBatch", t.fedBatch());
             root.put("secondsUntilFed", t.fedSeconds());

@@ -5,20 +5,50 @@ import dev.stoker.loader.TuningDecision.Reason;
 import dev.stoker.loader.TuningPolicy;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Why the autotuner's worker count is the one it settled on, in two sentences: why not one fewer
  * (the consumer waited with one fewer, from the change that added the last worker) and why not one
  * more (no gain: the consumer is fed; every lane in use; the cores busy with other processes; the
  * memory budget; or the run ended first). Read from the controller's own log and what the run
- * measured once settled, nothing else, so a test gives it a log and checks the words.
+ * measured once settled, nothing else, so a test gives it a log and checks the words. In the I/O
+ * mode, the same for the samples fetched at once ({@link Fetches}).
  *
  * @param workers    the count settled on
  * @param prefetch   the prefetch settled on
  * @param whyNotFewer why not {@code workers - 1}
  * @param whyNotMore  why not {@code workers + 1}
+ * @param fetches    why the I/O mode's fetch count, or empty without the I/O mode
  */
-record TuningExplanation(int workers, int prefetch, String whyNotFewer, String whyNotMore) {
+record TuningExplanation(int workers, int prefetch, String whyNotFewer, String whyNotMore, Optional<Fetches> fetches) {
+
+    /**
+     * Why the I/O mode fetches {@code count} samples at once: why not fewer (what made the tuner
+     * raise it, or keeps it from giving some back), why not more (the consumer is fed; the count
+     * is already all that many workers can run, or the loader's limit; or the workers computed
+     * rather than waited on I/O, which workers answer, not fetches).
+     *
+     * @param count       the fetches at once settled on
+     * @param whyNotFewer why not fewer
+     * @param whyNotMore  why not more
+     */
+    record Fetches(int count, String whyNotFewer, String whyNotMore) {}
+
+    /**
+     * What bounds the I/O mode's count: the loader's {@code ioConcurrency} and a batch's samples
+     * per worker (a worker fans out only the samples of the batch it makes).
+     *
+     * @param most      the loader's {@code ioConcurrency}; 0 without the I/O mode
+     * @param batchSize samples per batch
+     */
+    record FetchLimits(int most, int batchSize) {
+        static final FetchLimits NONE = new FetchLimits(0, 1);
+
+        int ceiling(int workers) {
+            return (int) Math.min(most, (long) Math.max(1, workers) * batchSize);
+        }
+    }
 
     /**
      * How busy the machine's cores were while the run was settled, as the controller reads them.
@@ -54,10 +84,95 @@ record TuningExplanation(int workers, int prefetch, String whyNotFewer, String w
      */
     static TuningExplanation of(List<TuningDecision> log, int lanes, int maxPrefetch, double waitShare,
                                 boolean oneMoreFits, String budgetText, Cores cores) {
+        return of(log, lanes, maxPrefetch, waitShare, oneMoreFits, budgetText, cores, FetchLimits.NONE);
+    }
+
+    /** As {@link #of(List, int, int, double, boolean, String, Cores)}, with the I/O mode's count explained. */
+    static TuningExplanation of(List<TuningDecision> log, int lanes, int maxPrefetch, double waitShare,
+                                boolean oneMoreFits, String budgetText, Cores cores, FetchLimits limits) {
         TuningDecision last = log.getLast();
         int w = last.workers();
+        Optional<Fetches> fetches = last.ioConcurrency() > 0
+                ? Optional.of(new Fetches(last.ioConcurrency(), fewerFetches(log, waitShare),
+                        moreFetches(log, waitShare, limits)))
+                : Optional.empty();
         return new TuningExplanation(w, last.prefetch(), whyNotFewer(log, w, waitShare),
-                whyNotMore(log, w, last.prefetch(), lanes, maxPrefetch, waitShare, oneMoreFits, budgetText, cores));
+                whyNotMore(log, w, last.prefetch(), lanes, maxPrefetch, waitShare, oneMoreFits, budgetText, cores),
+                fetches);
+    }
+
+    /** Why not fewer fetches at once than the last decision's. */
+    private static String fewerFetches(List<TuningDecision> log, double waitShare) {
+        int io = log.getLast().ioConcurrency();
+        if (io == 1) {
+            return "one at a time is the fewest";
+        }
+        int at = lastFetchChange(log);
+        if (at > 0 && log.get(at).reason() == Reason.WAITS_ON_IO) {
+            TuningDecision d = log.get(at);
+            TuningDecision before = log.get(at - 1);
+            boolean tried = before.reason() == Reason.CONSUMER_IDLE && at >= 2 && log.get(at - 2).ioConcurrency() == io;
+            return String.format(Locale.ROOT, "with %d at once the consumer waited %s of the time while the workers"
+                            + " waited on I/O (batch %d)%s", before.ioConcurrency(), percent(d.waitShare()), d.batch(),
+                    tried ? ", after a step down from " + io + " to see whether it could do with fewer" : "");
+        }
+        String how = at < 0 ? String.format(Locale.ROOT, "%d is where the tuner started", io)
+                : String.format(Locale.ROOT, "the tuner came down to %d at batch %d, %s", io, log.get(at).batch(),
+                        whyDown(log.get(at)));
+        if (waitShare >= TuningPolicy.IDLE) {
+            return String.format(Locale.ROOT, "%s, and the consumer still waits %s of the time, more than the %s under"
+                    + " which it gives fetches back", how, percent(waitShare), percent(TuningPolicy.IDLE));
+        }
+        return String.format(Locale.ROOT, "%s; the consumer waits %s, so it would give some back after %d quiet"
+                + " windows, unless a step down from here made the consumer wait before", how, percent(waitShare),
+                TuningPolicy.QUIET_WINDOWS);
+    }
+
+    /** Why a decision lowered the fetches at once: given back, or cut to what fewer workers run. */
+    private static String whyDown(TuningDecision d) {
+        return switch (d.reason()) {
+            case CONSUMER_IDLE -> String.format(Locale.ROOT, "the consumer having waited under %s for %d windows",
+                    percent(TuningPolicy.IDLE), TuningPolicy.QUIET_WINDOWS);
+            case CPU_SATURATED -> "with a worker fewer, the cores busy with other processes";
+            case MEMORY_BUDGET -> "with a worker fewer, for the memory budget";
+            default -> d.describe();
+        };
+    }
+
+    /** Why not more fetches at once than the last decision's. */
+    private static String moreFetches(List<TuningDecision> log, double waitShare, FetchLimits limits) {
+        TuningDecision last = log.getLast();
+        int io = last.ioConcurrency();
+        if (waitShare < TuningPolicy.WAITS) {
+            return String.format(Locale.ROOT, "no gain: the consumer waits only %s of the time, so the step is the"
+                    + " limit and more fetches at once would wait too", percent(waitShare));
+        }
+        String still = String.format(Locale.ROOT, "the consumer still waits %s, but ", percent(waitShare));
+        if (limits.most() > 0 && io >= limits.ceiling(last.workers())) {
+            return still + (io >= limits.most()
+                    ? String.format(Locale.ROOT, "%d is the loader's ioConcurrency, the most it fetches at once", io)
+                    : String.format(Locale.ROOT, "%d is a batch's %d samples for each of the %d %s: a worker fetches"
+                            + " only the samples of the batch it makes", io, limits.batchSize(), last.workers(),
+                            workersWord(last.workers())));
+        }
+        int at = lastFetchChange(log);
+        for (int i = log.size() - 1; i > Math.max(at, 0); i--) {
+            if (log.get(i).reason() == Reason.CONSUMER_WAITS) {
+                return still + String.format(Locale.ROOT, "the workers were computing, not waiting on I/O (batch %d):"
+                        + " a wait the tuner answers with workers or prefetch, not fetches", log.get(i).batch());
+            }
+        }
+        return still + "the run ended before the tuner raised it (raise --batches or --settle)";
+    }
+
+    /** The index of the last decision that changed the fetches at once, or -1 when none did. */
+    private static int lastFetchChange(List<TuningDecision> log) {
+        for (int i = log.size() - 1; i > 0; i--) {
+            if (log.get(i).ioConcurrency() != log.get(i - 1).ioConcurrency()) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static String whyNotFewer(List<TuningDecision> log, int w, double waitShare) {

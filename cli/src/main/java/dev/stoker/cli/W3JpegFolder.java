@@ -106,15 +106,21 @@ public final class W3JpegFolder implements Workload {
         return ImageRows.loader(spec.name(), dataset(data), c, seed);
     }
 
+    @Override
+    public void prepare(Path data) {
+        dataset(data);
+    }
+
     private synchronized JpegDataset<ImageBytes> dataset(Path data) {
         if (dataset == null) {
             try {
                 int samples = spec.samplesPerEpoch();
                 Path root = data != null && Files.isDirectory(data.resolve(FOLDER)) ? data.resolve(FOLDER) : generated(samples);
+                // the pipeline first: its decoder loads libjpeg-turbo in the background while the folder is scanned
+                pipeline = pipelines.get();
                 var folder = ImageFolder.scan(root).dataset();
                 Dataset<ImageBytes> files = folder.size() > samples
                         ? Datasets.subset(folder, LongStream.range(0, samples).toArray()) : folder;
-                pipeline = pipelines.get();
                 System.err.println(spec.name() + ": " + root + ", " + files.size() + " images; decoder: " + pipeline.decoder().describe());
                 dataset = JpegDataset.of(files, s -> EncodedImage.of(s.bytes(), s.label(), s.path().toString()), pipeline);
             } catch (IOException e) {

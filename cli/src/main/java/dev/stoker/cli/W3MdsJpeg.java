@@ -79,6 +79,11 @@ public final class W3MdsJpeg implements Workload {
         return ImageRows.loader("W3-MDS", dataset(data), c, seed);
     }
 
+    @Override
+    public void prepare(Path data) {
+        dataset(data);
+    }
+
     private synchronized JpegDataset<?> dataset(Path data) {
         if (dataset == null) {
             try {

@@ -76,6 +76,11 @@ final class W3Recipe implements Workload {
         return images.newLoader(c, seed, data);
     }
 
+    @Override
+    public void prepare(Path data) {
+        images.prepare(data);
+    }
+
     /** MixUp or CutMix on the batch's images, with its one-hot targets mixed alike. */
     @Override
     public void step(Batch batch) {

@@ -95,6 +95,11 @@ public final class W7Hdf5 implements Workload {
     }
 
     /** The file, opened and mapped on the first call and kept for every repetition. */
+    @Override
+    public void prepare(Path data) {
+        dataset(data);
+    }
+
     private synchronized Hdf5Dataset dataset(Path data) {
         if (dataset == null) {
             Path file = data != null && Files.isRegularFile(data.resolve(FILE)) ? data.resolve(FILE) : generated();

@@ -69,6 +69,11 @@ public final class W8Lmdb implements Workload {
     }
 
     /** The environment, opened on the first call and kept for every repetition. */
+    @Override
+    public void prepare(Path data) {
+        dataset(data);
+    }
+
     private synchronized JpegDataset<LmdbSample> dataset(Path data) {
         if (dataset == null) {
             Path env = data == null ? null : data.resolve(FOLDER);

@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <p>A workload only builds loaders; the timing, the null consumer and the report are the same
  * for every workload and live in {@link Timer} and {@link BenchCommand}. Building the loader
- * (and the dataset behind it) is not timed, as on the PyTorch side.
+ * (and the dataset behind it, {@link #prepare}) is not timed, as on the PyTorch side.
  */
 public interface Workload extends AutoCloseable {
 
@@ -86,6 +86,18 @@ public interface Workload extends AutoCloseable {
      * @param data the benchmark data folder, or {@code null} when {@link #needsData()} is false
      */
     DataLoader<?> newLoader(Configuration configuration, long seed, Path data);
+
+    /**
+     * Builds the dataset the loaders read (scans a folder, opens a file, makes the decoders), once,
+     * so that the first loader's cold start can be timed without it: PyTorch's worker start-up,
+     * its first {@code iter()}, finds its dataset built too. {@link #newLoader} builds it where this
+     * was not called. Untimed by the repetitions; {@code stoker bench} reports its time as
+     * {@code cold_dataset_ms}. The default builds nothing: the workload's dataset is made with
+     * each loader (W1's is a few objects).
+     *
+     * @param data the benchmark data folder, or {@code null} when {@link #needsData()} is false
+     */
+    default void prepare(Path data) {}
 
     /**
      * What the training loop does to each batch before the null consumer reads it, timed with

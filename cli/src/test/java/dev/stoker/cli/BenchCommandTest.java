@@ -122,7 +122,7 @@ class BenchCommandTest {
 
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode o = parse(r.out().lines().toList().getFirst());
-        for (String field : List.of("cold_build_to_first_batch_ms", "cold_jvm_to_first_batch_ms")) {
+        for (String field : List.of("cold_dataset_ms", "cold_build_to_first_batch_ms", "cold_jvm_to_first_batch_ms")) {
             assertThat(o.get(field).isNumber()).as(field).isTrue();
         }
         // the JVM started before the loader was built, and both before its first batch
@@ -134,14 +134,37 @@ class BenchCommandTest {
                 .as(l.get("configuration").asText()).isFalse());
     }
 
+    /** W3's folder is scanned and its decoders made before the first loader is built, and timed apart from it. */
+    @Test
+    void theDatasetIsBuiltBeforeTheFirstLoaderAndTimedOnItsOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path data)
+            throws Exception {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(1);
+        for (int i = 0; i < 20; i++) {
+            java.nio.file.Path dir = java.nio.file.Files.createDirectories(data.resolve("jpeg").resolve("class_0" + (i / 10)));
+            javax.imageio.ImageIO.write(W3JpegFolder.picture(rnd, i / 10), "jpeg",
+                    dir.resolve(String.format("%06d.jpg", i)).toFile());
+        }
+        Run r = run("bench", "-w", "W3", "--data", data.toString(), "--samples", "16", "--quick", "--json",
+                "--config", "nw=0 fill");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode o = parse(r.out().lines().toList().getFirst());
+        double dataset = o.get("cold_dataset_ms").asDouble();
+        double build = o.get("cold_build_to_first_batch_ms").asDouble();
+        assertThat(dataset).isPositive();
+        assertThat(build).isPositive();
+        // two intervals one after the other, both after the JVM's start and before the first batch
+        assertThat(dataset + build).isLessThanOrEqualTo(o.get("cold_jvm_to_first_batch_ms").asDouble());
+    }
+
     @Test
     void theTableSaysWhenTheFirstBatchCame() {
         Run quick = run(tiny("--quick", "--config", "nw=0"));
         Run warmedUp = run(tiny("--reps", "1", "--config", "nw=0")); // TINY warms up for 0 s: one repetition
 
         assertThat(quick.exit()).as(quick.err()).isZero();
-        assertThat(quick.out()).containsPattern("cold start: the first batch came \\d+ ms after its loader was built, \\d+ ms"
-                + " after the JVM started")
+        assertThat(quick.out()).containsPattern("cold start: the first batch came \\d+ ms after its loader was built \\(the"
+                + " dataset before it: \\d+ ms\\), \\d+ ms after the JVM started")
                 .doesNotContain("warm one"); // --quick times the cold loader itself
         assertThat(warmedUp.exit()).as(warmedUp.err()).isZero();
         assertThat(warmedUp.out()).contains("the table's first batch is a warm one");

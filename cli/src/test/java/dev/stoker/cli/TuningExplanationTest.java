@@ -125,4 +125,67 @@ class TuningExplanationTest {
         assertThat(explain(log, 0.001, true, QUIET).whyNotFewer()).startsWith("not tried yet: the consumer waits 0.1%"
                 + " with 3");
     }
+
+    private static TuningDecision io(long batch, int workers, Reason reason, double wait, int fetches) {
+        return new TuningDecision(batch, workers, 1, reason, wait, fetches);
+    }
+
+    private static TuningExplanation.Fetches fetches(List<TuningDecision> log, double wait, int most, int batchSize) {
+        return TuningExplanation.of(log, 4, 4, wait, true, "64.0 MiB", QUIET,
+                new TuningExplanation.FetchLimits(most, batchSize)).fetches().orElseThrow();
+    }
+
+    @Test
+    void withoutTheIoModeThereIsNoFetchCountToExplain() {
+        var log = List.of(start(), d(8, 2, 1, Reason.CONSUMER_WAITS, 0.62));
+        assertThat(explain(log, 0.004, true, QUIET).fetches()).isEmpty();
+    }
+
+    @Test
+    void aFetchCountRaisedForWaitsOnIoNamesTheWaitWithHalfAsMany() {
+        var log = List.of(io(0, 1, Reason.START, Double.NaN, 1), io(8, 1, Reason.WAITS_ON_IO, 0.41, 2),
+                io(16, 1, Reason.WAITS_ON_IO, 0.2, 4));
+        TuningExplanation.Fetches f = fetches(log, 0.004, 256, 32);
+
+        assertThat(f.count()).isEqualTo(4);
+        assertThat(f.whyNotFewer()).isEqualTo("with 2 at once the consumer waited 20.0% of the time while the"
+                + " workers waited on I/O (batch 16)");
+        assertThat(f.whyNotMore()).isEqualTo("no gain: the consumer waits only 0.4% of the time, so the step is the"
+                + " limit and more fetches at once would wait too");
+    }
+
+    @Test
+    void aFetchCountAtItsCeilingNamesTheCeiling() {
+        var perWorker = List.of(io(0, 2, Reason.START, Double.NaN, 2), io(8, 2, Reason.WAITS_ON_IO, 0.5, 4),
+                io(16, 2, Reason.WAITS_ON_IO, 0.3, 8));
+        assertThat(fetches(perWorker, 0.2, 256, 4).whyNotMore()).isEqualTo("the consumer still waits 20.0%, but 8 is"
+                + " a batch's 4 samples for each of the 2 workers: a worker fetches only the samples of the batch it makes");
+        assertThat(fetches(perWorker, 0.2, 8, 32).whyNotMore()).isEqualTo("the consumer still waits 20.0%, but 8 is"
+                + " the loader's ioConcurrency, the most it fetches at once");
+    }
+
+    @Test
+    void aWaitTheWorkersComputedThroughIsAnsweredWithWorkersNotFetches() {
+        var log = List.of(io(0, 1, Reason.START, Double.NaN, 1), io(8, 1, Reason.WAITS_ON_IO, 0.5, 2),
+                io(16, 2, Reason.CONSUMER_WAITS, 0.3, 2));
+        assertThat(fetches(log, 0.2, 256, 32).whyNotMore()).isEqualTo("the consumer still waits 20.0%, but the workers"
+                + " were computing, not waiting on I/O (batch 16): a wait the tuner answers with workers or prefetch,"
+                + " not fetches");
+        assertThat(fetches(List.of(io(0, 1, Reason.START, Double.NaN, 2)), 0.2, 256, 32).whyNotMore())
+                .endsWith("the run ended before the tuner raised it (raise --batches or --settle)");
+    }
+
+    @Test
+    void aFetchCountGivenBackSaysSoAndWhenItWouldGiveMore() {
+        var log = List.of(io(0, 1, Reason.START, Double.NaN, 1), io(8, 1, Reason.WAITS_ON_IO, 0.5, 2),
+                io(16, 1, Reason.WAITS_ON_IO, 0.5, 4), io(64, 1, Reason.CONSUMER_IDLE, 0.002, 3));
+        assertThat(fetches(log, 0.004, 256, 32).whyNotFewer()).isEqualTo("the tuner came down to 3 at batch 64, the"
+                + " consumer having waited under 1.0% for 3 windows; the consumer waits 0.4%, so it would give some"
+                + " back after 3 quiet windows, unless a step down from here made the consumer wait before");
+        assertThat(fetches(List.of(io(0, 1, Reason.START, Double.NaN, 1)), 0.3, 256, 32).whyNotFewer())
+                .isEqualTo("one at a time is the fewest");
+        assertThat(fetches(List.of(io(0, 1, Reason.START, Double.NaN, 8)), 0.03, 256, 32).whyNotFewer())
+                .isEqualTo("8 is where the tuner started, and the consumer still waits 3.0% of the time, more than"
+                        + " the 1.0% under which it gives fetches back");
+    }
 }

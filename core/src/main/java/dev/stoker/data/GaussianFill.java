@@ -5,6 +5,7 @@ import dev.stoker.random.Seeds;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Fast, reproducible, approximately standard-normal {@code float} noise: the pixels of
@@ -34,9 +35,34 @@ public final class GaussianFill {
     public static final int TABLE_SIZE = 1 << 16;
 
     private static final int MASK = TABLE_SIZE - 1;
-    private static final float[] TABLE = buildTable();
+    private static final AtomicBoolean PREPARING = new AtomicBoolean();
 
     private GaussianFill() {}
+
+    /** The table, built when this holder is initialized: by the first fill, or in the background. */
+    private static final class Table {
+        static final float[] VALUES = buildTable();
+    }
+
+    /**
+     * Builds the table on a thread of its own, once per JVM, unless done: 65,536 quantiles, some
+     * 10-30 ms of a new JVM that every worker's first sample waited for. Called when a
+     * {@link SyntheticDataset} is made, so it runs while the loader is built and its workers
+     * start; a fill that comes sooner waits for it (the JVM's class initialization lock), and the
+     * table is never built twice.
+     */
+    static void prepareInBackground() {
+        if (PREPARING.getAndSet(true)) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("stoker-gaussian-table").start(() -> {
+            try {
+                Class.forName(Table.class.getName(), true, GaussianFill.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // the first fill then meets the same error, where it is thrown as before
+            }
+        });
+    }
 
     /** Fills all of {@code dst}; see {@link #fill(float[], int, int, long)}. */
     public static void fill(float[] dst, long seed) {
@@ -50,7 +76,7 @@ public final class GaussianFill {
      */
     public static void fill(float[] dst, int offset, int length, long seed) {
         Objects.checkFromIndexSize(offset, length, dst.length);
-        final float[] t = TABLE;
+        final float[] t = Table.VALUES;
         long state = Seeds.mix64(seed);
         int i = offset;
         int end = offset + length;
@@ -86,7 +112,7 @@ public final class GaussianFill {
             throw new IndexOutOfBoundsException("cannot write " + count + " floats into a segment of "
                     + dst.byteSize() + " bytes");
         }
-        final float[] t = TABLE;
+        final float[] t = Table.VALUES;
         final ValueLayout.OfFloat f32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
         long state = Seeds.mix64(seed);
         long end = count * Float.BYTES;
@@ -108,7 +134,7 @@ public final class GaussianFill {
 
     /** The largest magnitude a value can take: the outermost table entry. */
     public static float maxMagnitude() {
-        return TABLE[MASK];
+        return Table.VALUES[MASK];
     }
 
     private static float[] buildTable() {

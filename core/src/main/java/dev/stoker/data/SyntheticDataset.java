@@ -61,6 +61,7 @@ public final class SyntheticDataset implements FillableDataset<SyntheticSample> 
     private final SampleLayout layout;
 
     private SyntheticDataset(Builder b) {
+        GaussianFill.prepareInBackground(); // its noise table, while the loader is built
         this.size = b.size;
         this.shape = b.shape;
         this.dtype = b.dtype;

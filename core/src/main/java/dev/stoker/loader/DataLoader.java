@@ -14,6 +14,7 @@ import dev.stoker.loader.engine.StatsCounters;
 import dev.stoker.loader.engine.StreamSource;
 import dev.stoker.loader.engine.WorkerEngine;
 import dev.stoker.memory.BufferPool;
+import dev.stoker.metrics.ProcessCpu;
 import dev.stoker.metrics.Stage;
 import dev.stoker.metrics.StageClock;
 import dev.stoker.metrics.StageTimes;
@@ -88,6 +89,8 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
 
     /** A loader; {@code autotune} is null for fixed settings, else {@code settings.numWorkers()} is its lanes. */
     DataLoader(LoaderSettings settings, Source<T> source, BufferPool pool, boolean ownsPool, Autotune autotune) {
+        // Each pass reads the process's CPU time at its start: readied now, off the consumer's thread.
+        ProcessCpu.prepareInBackground();
         this.settings = settings;
         this.source = source;
         this.pool = pool;

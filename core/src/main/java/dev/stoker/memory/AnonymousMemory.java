@@ -26,6 +26,13 @@ final class AnonymousMemory {
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final int MADV_HUGEPAGE = 14;
     private static final AtomicBoolean LINKING = new AtomicBoolean();
+    /** Set when the native calls are linked (or failed to): until then {@link #map} does not wait for them. */
+    private static volatile boolean linked;
+
+    /** Whether the native calls are linked, without waiting for a link under way. */
+    static boolean linked() {
+        return linked;
+    }
 
     /** The native calls, linked when this class is first used: see {@link #linkInBackground}. */
     private static final class Native {
@@ -47,6 +54,7 @@ final class AnonymousMemory {
             MADVISE = !linux ? null : linker.defaultLookup().find("madvise").map(a -> linker.downcallHandle(a,
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                             ValueLayout.JAVA_INT))).orElse(null);
+            linked = true; // whichever thread linked them: the background one, or a caller of available()
         }
     }
 
@@ -55,10 +63,12 @@ final class AnonymousMemory {
 
     /**
      * Links the native calls on a thread of their own, once per JVM, unless done: in a new JVM
-     * linking them (this class's initializer) takes about 100 ms, which a pool's first block, the
-     * first batch of the first loader, would otherwise wait for. Started when a pool is made, it
-     * runs while the workers start and fetch their first samples; a block asked for sooner waits
-     * for it to finish (the JVM's class initialization lock), never links twice.
+     * linking them (this class's initializer) takes 100-300 ms of a core, the FFM linker's own
+     * start-up most of it. Started by the first block asked for ({@link #map}), which is allocated
+     * rather than mapped, as is every block asked for until the link is done: a new loader's first
+     * batch neither waits for the link nor shares the cores with it while its workers start (with
+     * the link started when a pool was made, W1's cold first batch came about 100 ms later at a
+     * load of 7 than with no link at all). The link is never done twice.
      */
     static void linkInBackground() {
         if (LINKING.getAndSet(true)) {
@@ -68,7 +78,9 @@ final class AnonymousMemory {
             try {
                 Class.forName(Native.class.getName(), true, AnonymousMemory.class.getClassLoader());
             } catch (ClassNotFoundException | LinkageError e) {
-                // the first block then meets the same error, where it is reported as before
+                // the next block then meets the same error, where it is reported as before
+            } finally {
+                linked = true;
             }
         });
     }
@@ -85,6 +97,12 @@ final class AnonymousMemory {
      * @param alignment at most {@link #HUGE_PAGE}
      */
     static MemorySegment map(long bytes, long alignment, Arena arena) {
+        if (!linked) {
+            // Not linked yet: link in the background, and allocate this block meanwhile (without
+            // huge pages) rather than wait; see linkInBackground.
+            linkInBackground();
+            return null;
+        }
         if (!available() || alignment > HUGE_PAGE || bytes <= 0) {
             return null;
         }

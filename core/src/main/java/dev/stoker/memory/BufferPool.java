@@ -41,7 +41,6 @@ import java.util.stream.Collectors;
  * }</pre>
  */
 public final class BufferPool implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(BufferPool.class.getName());
 
     private final String name;
     private final long budget;
@@ -67,9 +66,7 @@ public final class BufferPool implements AutoCloseable {
         this.acquireTimeout = b.acquireTimeout;
         this.source = b.source;
         this.recordStacks = b.recordStacks;
-        if (source == OrdinaryMemory.INSTANCE) {
-            AnonymousMemory.linkInBackground(); // its first block is a new loader's first batch
-        }
+        // No native linking here: the first block asks for it, in the background (AnonymousMemory.map).
     }
 
     public static Builder builder() {
@@ -291,7 +288,7 @@ public final class BufferPool implements AutoCloseable {
         }
         toFree.forEach(Allocation::close);
         if (!leaked.isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "pool '" + name + "' closed with " + leaked.size()
+            log().log(System.Logger.Level.WARNING, "pool '" + name + "' closed with " + leaked.size()
                     + " buffers never given back (they are freed when closed):\n  " + String.join("\n  ", leaked));
         }
     }
@@ -420,4 +417,11 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
+    /**
+     * The logger, looked up when there is something to say: a static logger field started the
+     * JDK's logging (about 10 ms of a new JVM) when this class was loaded, on a first loader's path.
+     */
+    private static System.Logger log() {
+        return System.getLogger(BufferPool.class.getName());
+    }
 }

@@ -14,7 +14,6 @@ import java.util.ServiceLoader;
  * }</pre>
  */
 public final class MemorySources {
-    private static final System.Logger LOG = System.getLogger(MemorySources.class.getName());
     private MemorySources() {}
 
     /** Ordinary off-heap memory. */
@@ -37,7 +36,7 @@ public final class MemorySources {
             why.append(p.unavailableReason()).append("; ");
         }
         MemorySource locked = locked();
-        LOG.log(System.Logger.Level.INFO, "pinned memory: " + (why.isEmpty() ? "no accelerator module on the class path; " : why)
+        log().log(System.Logger.Level.INFO, "pinned memory: " + (why.isEmpty() ? "no accelerator module on the class path; " : why)
                 + "using " + locked.describe());
         return locked;
     }
@@ -48,5 +47,13 @@ public final class MemorySources {
      */
     public static MemorySource locked() {
         return new LockedMemory();
+    }
+
+    /**
+     * The logger, looked up when there is something to say: a static logger field started the
+     * JDK's logging (about 10 ms of a new JVM) when this class was loaded, on a first loader's path.
+     */
+    private static System.Logger log() {
+        return System.getLogger(MemorySources.class.getName());
     }
 }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -45,6 +47,42 @@ class AnonymousMemoryTest {
         try (Arena arena = Arena.ofConfined()) {
             assertThat(AnonymousMemory.map(4L << 20, 4L << 20, arena)).isNull();
             assertThat(AnonymousMemory.map(0, 64, arena)).isNull();
+        }
+    }
+
+    /**
+     * In a new JVM (a child of this one: whether the calls are linked is the JVM's state) the first
+     * large block is allocated at once, not mapped, and starts the link in the background; once it
+     * is done, large blocks are mappings on a huge-page boundary again.
+     */
+    @Test
+    void theFirstBlocksAreAllocatedWhileTheLinkRunsInTheBackgroundAndMappedAfter() throws Exception {
+        Assumptions.assumeTrue(AnonymousMemory.available(), "mmap and madvise: Linux only");
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), FirstBlocks.class.getName()).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).as(out).isZero();
+        assertThat(out).contains("first: linked=false mapped=false", "later: linked=true mapped=true");
+    }
+
+    /** The child of the test above. */
+    static final class FirstBlocks {
+        public static void main(String[] args) throws InterruptedException {
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment first = OrdinaryMemory.fresh(4L << 20, 64, arena);
+                boolean firstLinked = AnonymousMemory.linked();
+                first.fill((byte) 1);
+                System.out.println("first: linked=" + firstLinked + " mapped="
+                        + (first.address() % AnonymousMemory.HUGE_PAGE == 0));
+                for (int i = 0; i < 6000 && !AnonymousMemory.linked(); i++) {
+                    Thread.sleep(10);
+                }
+                MemorySegment later = OrdinaryMemory.fresh(4L << 20, 64, arena);
+                System.out.println("later: linked=" + AnonymousMemory.linked() + " mapped="
+                        + (later.address() % AnonymousMemory.HUGE_PAGE == 0));
+            }
         }
     }
 

@@ -14,7 +14,6 @@ import java.util.List;
  * once, its memory going back to the pool.
  */
 final class WorkerCrew {
-    private static final System.Logger LOG = System.getLogger(WorkerCrew.class.getName());
 
     private final List<Worker> workers;
     private final LiveSettings live;
@@ -95,7 +94,7 @@ final class WorkerCrew {
             Thread.currentThread().interrupt();
         }
         if (!stuck.isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, () -> "stopping the loader's workers: " + describe(stuck)
+            log().log(System.Logger.Level.WARNING, () -> "stopping the loader's workers: " + describe(stuck)
                     + " still running after " + grace.toMillis() + " ms (blocked in a call that ignores interrupts?);"
                     + " left behind as daemon threads");
         }
@@ -113,5 +112,13 @@ final class WorkerCrew {
             s.append(w.name()).append(a == null ? "" : " (on " + a.describe(now) + ")");
         }
         return s.toString();
+    }
+
+    /**
+     * The logger, looked up when there is something to say: a static logger field started the
+     * JDK's logging (about 10 ms of a new JVM) when this class was loaded, on a first loader's path.
+     */
+    private static System.Logger log() {
+        return System.getLogger(WorkerCrew.class.getName());
     }
 }

@@ -3,8 +3,8 @@ package dev.stoker.formats.folder;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -118,26 +118,27 @@ public final class ImageFolder {
      * followed once, not forever.
      */
     private static List<Path> walk(Path dir) throws IOException {
-        Map<String, Path> folders = new LinkedHashMap<>();
+        Map<String, List<Path>> folders = new LinkedHashMap<>();
         Set<Path> seen = new HashSet<>();
         collectFolders(dir, folders, seen);
         List<String> order = new ArrayList<>(folders.keySet());
         order.sort(PythonOrder.CODE_POINTS);
         List<Path> out = new ArrayList<>();
         for (String key : order) {
-            List<Path> here = new ArrayList<>();
-            for (Path p : list(folders.get(key))) {
-                if (!Files.isDirectory(p) && Files.exists(p)) {
-                    here.add(p);
-                }
-            }
+            List<Path> here = folders.get(key);
             here.sort((a, b) -> PythonOrder.compare(a.getFileName().toString(), b.getFileName().toString()));
             out.addAll(here);
         }
         return out;
     }
 
-    private static void collectFolders(Path dir, Map<String, Path> folders, Set<Path> seen) throws IOException {
+    /**
+     * Lists {@code dir} and the folders under it into {@code folders} (path to its files), each
+     * entry looked at once: one {@code stat}, links followed, says folder or file (a scan of a
+     * folder of files used to {@code stat} each file twice). A dangling link is neither, and is
+     * skipped, as before.
+     */
+    private static void collectFolders(Path dir, Map<String, List<Path>> folders, Set<Path> seen) throws IOException {
         Path real;
         try {
             real = dir.toRealPath();
@@ -147,10 +148,19 @@ public final class ImageFolder {
         if (!seen.add(real)) {
             return;
         }
-        folders.put(dir.toString(), dir);
+        List<Path> files = new ArrayList<>();
+        folders.put(dir.toString(), files);
         for (Path p : list(dir)) {
-            if (Files.isDirectory(p)) { // follows links, as followlinks=True does
+            BasicFileAttributes attributes;
+            try {
+                attributes = Files.readAttributes(p, BasicFileAttributes.class); // follows links, as followlinks=True
+            } catch (IOException e) {
+                continue; // gone, or a dangling link
+            }
+            if (attributes.isDirectory()) {
                 collectFolders(p, folders, seen);
+            } else {
+                files.add(p);
             }
         }
     }

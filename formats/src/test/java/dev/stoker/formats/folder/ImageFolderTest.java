@@ -100,6 +100,23 @@ class ImageFolderTest {
     }
 
     @Test
+    void linksToFilesCountAndDanglingOnesAndFoldersNamedLikeImagesDoNot() throws IOException {
+        file(root.resolve("a/1.jpg"), "x");
+        file(root.resolve("elsewhere/real.jpg"), "y");
+        Files.createDirectories(root.resolve("a/folder.jpg/inner"));
+        file(root.resolve("a/folder.jpg/inner/2.jpg"), "z");
+        try {
+            Files.createSymbolicLink(root.resolve("a/0_link.jpg"), root.resolve("elsewhere/real.jpg"));
+            Files.createSymbolicLink(root.resolve("a/ghost.jpg"), root.resolve("nowhere.jpg"));
+        } catch (UnsupportedOperationException | IOException e) {
+            return; // no symbolic links here
+        }
+        // class a, sorted(os.walk): a's files 0_link.jpg, 1.jpg (ghost.jpg dangles), then a/folder.jpg/inner's
+        assertThat(ImageFolder.scan(root).files()).extracting(f -> root.relativize(f.path()).toString())
+                .containsExactly("a/0_link.jpg", "a/1.jpg", "a/folder.jpg/inner/2.jpg", "elsewhere/real.jpg");
+    }
+
+    @Test
     void pythonOrderIsByCodePoint() {
         String emoji = new String(Character.toChars(0x1F600));
         assertThat(PythonOrder.compare(emoji, "\uFF01")).isPositive(); // Java's compareTo says negative

@@ -42,7 +42,9 @@ public final class DecodeSession implements AutoCloseable {
     private static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
     private final ImageDecoder owner;
     private final TurboJpegDecoder turbo;
-    private final LibWebp webp;
+    /** libwebp, looked up at this session's first WebP (null before, and where it is missing). */
+    private LibWebp webp;
+    private boolean webpLookedUp;
     private final NativeBuffer pixels = new NativeBuffer();
     private final NativeBuffer inputCopy = new NativeBuffer();
     private boolean borrowed;
@@ -60,10 +62,18 @@ public final class DecodeSession implements AutoCloseable {
     /** Which decoder reads the opened image. */
     private enum Route { TURBO, WEBP, PNM, IMAGEIO }
 
-    DecodeSession(ImageDecoder owner, TurboJpeg tj, LibWebp webp) {
+    DecodeSession(ImageDecoder owner, TurboJpeg tj) {
         this.owner = owner;
         this.turbo = tj == null ? null : new TurboJpegDecoder(tj);
-        this.webp = webp;
+    }
+
+    /** libwebp (loaded by the first WebP any session meets), or null where it is missing or not wanted. */
+    private LibWebp webp() {
+        if (!webpLookedUp) {
+            webp = owner.webp();
+            webpLookedUp = true;
+        }
+        return webp;
     }
 
     /** Opens {@code bytes}, read from {@code source} (a path or key, used in messages); see {@link #open(MemorySegment, String)}. */
@@ -115,6 +125,7 @@ public final class DecodeSession implements AutoCloseable {
         // clear of the checks for the formats with decoders of their own.
         if (bytes.get(ValueLayout.JAVA_BYTE, 0) != (byte) 0xFF) {
             if (WebpDecoder.isWebp(bytes)) {
+                LibWebp webp = webp();
                 String problem = WebpDecoder.problem(bytes, webp != null && webp.demux != null);
                 if (problem != null) {
                     throw new ImageDecodeException(source, "not a WebP image that can be read (" + problem + ")");

@@ -3,13 +3,15 @@ package dev.stoker.vision.decode;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Decodes images into 8-bit RGB as PIL's {@code Image.open(f).convert("RGB")} does: JPEG with
  * libjpeg-turbo when the system has {@code libturbojpeg}, else with the JDK's ImageIO; WebP with
- * libwebp when the system has {@code libwebp}, else with the pure-Java TwelveMonkeys plugin;
+ * libwebp when the system has {@code libwebp} (loaded when the first WebP comes), else with the
+ * pure-Java TwelveMonkeys plugin;
  * PBM, PGM and PPM by {@link PnmDecoder}; PNG, BMP, TIFF and GIF with ImageIO. The first use logs
  * one line per library saying which.
  *
@@ -32,17 +34,47 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ImageDecoder implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ImageDecoder.class.getName());
     private final DecodeOptions options;
-    private final TurboJpeg turbo;
-    private final LibWebp webp;
+    /** Whether JPEG goes to libjpeg-turbo when the system has it; see {@link #turbo()}. */
+    private final boolean turboWanted;
+    /** Whether WebP goes to libwebp when the system has it; the library is loaded at the first WebP. */
+    private final boolean libWebpWanted;
     private final ConcurrentLinkedQueue<DecodeSession> idle = new ConcurrentLinkedQueue<>();
     private final AtomicInteger created = new AtomicInteger();
     private final AtomicLong largeImages = new AtomicLong();
     private volatile boolean closed;
 
-    private ImageDecoder(DecodeOptions options, TurboJpeg turbo, LibWebp webp) {
+    private ImageDecoder(DecodeOptions options, boolean turboWanted, boolean libWebpWanted) {
         this.options = options;
-        this.turbo = turbo;
-        this.webp = webp;
+        this.turboWanted = turboWanted;
+        this.libWebpWanted = libWebpWanted;
+    }
+
+    private static final AtomicBoolean TURBO_LOADING = new AtomicBoolean();
+
+    /**
+     * Loads libjpeg-turbo on a thread of its own, once per JVM: in a new JVM that is 150-400 ms
+     * (the FFM linker's first use, its eleven functions, the logging system for its one line), which
+     * a dataset's build used to wait for. The caller goes on (scans its folder, builds its loader)
+     * meanwhile; whoever needs the library first waits for the load to finish (the JVM's class
+     * initialization lock), and it is never loaded twice.
+     */
+    private static void loadTurboJpegInBackground() {
+        if (TURBO_LOADING.getAndSet(true)) {
+            return;
+        }
+        Thread.ofPlatform().daemon().name("stoker-load-turbojpeg").start(() -> {
+            try {
+                // by name: TurboJpeg.anything() would initialize the class on the calling thread
+                Class.forName("dev.stoker.vision.decode.TurboJpeg", true, ImageDecoder.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // the first use then meets the same error on its own thread, where it is thrown as before
+            }
+        });
+    }
+
+    /** libjpeg-turbo when wanted and installed, else null; waits for the background load to end. */
+    private TurboJpeg turbo() {
+        return turboWanted ? TurboJpeg.instance().orElse(null) : null;
     }
 
     /** A decoder with the {@linkplain DecodeOptions#defaults() default options}. */
@@ -51,9 +83,12 @@ public final class ImageDecoder implements AutoCloseable {
     }
 
     public static ImageDecoder create(DecodeOptions options) {
-        TurboJpeg tj = options.useTurboJpeg() ? TurboJpeg.instance().orElse(null) : null;
-        LibWebp webp = options.useLibWebp() ? LibWebp.instance().orElse(null) : null;
-        return new ImageDecoder(options, tj, webp);
+        if (options.useTurboJpeg()) {
+            loadTurboJpegInBackground();
+        }
+        // libwebp is not looked for here: binding it took 150-250 ms of a new JVM's first batch
+        // on folders without a WebP in them. LibWebp.instance() loads it once, thread-safely.
+        return new ImageDecoder(options, options.useTurboJpeg(), options.useLibWebp());
     }
 
     /** Whether libjpeg-turbo can be loaded on this system. */
@@ -87,24 +122,45 @@ public final class ImageDecoder implements AutoCloseable {
         return LibWebp.instance().isPresent();
     }
 
-    /** Whether this decoder decodes WebP with libwebp (else with the pure-Java ImageIO plugin). */
+    /**
+     * Whether this decoder decodes WebP with libwebp (else with the pure-Java ImageIO plugin). Loads
+     * libwebp if no WebP has done so yet.
+     */
     public boolean usesLibWebp() {
-        return webp != null;
+        return webp() != null;
+    }
+
+    /** libwebp when wanted and installed, else null; loaded by the first WebP (or the first call). */
+    LibWebp webp() {
+        return libWebpWanted ? LibWebp.instance().orElse(null) : null;
     }
 
     /** Whether this decoder tries libjpeg-turbo first. */
     public boolean usesTurboJpeg() {
-        return turbo != null;
+        return turbo() != null;
     }
 
-    /** Which decoders are used, for logs and reports. */
+    /**
+     * Which decoders are used, for logs and reports. Does not load libwebp: until a WebP has been
+     * met, says that it will be looked for then.
+     */
     public String describe() {
+        TurboJpeg turbo = turbo();
         String jpeg = turbo != null ? "libjpeg-turbo (" + turbo.describe() + "), ImageIO as the fallback" : "ImageIO";
-        return jpeg + "; WebP: " + (webp != null ? "libwebp (" + webp.libraryName + ")" : "TwelveMonkeys ImageIO");
+        String webp;
+        if (!libWebpWanted) {
+            webp = "TwelveMonkeys ImageIO";
+        } else if (LibWebp.asked()) {
+            webp = LibWebp.instance().map(w -> "libwebp (" + w.libraryName + ")").orElse("TwelveMonkeys ImageIO");
+        } else {
+            webp = "libwebp, loaded at the first WebP (TwelveMonkeys ImageIO if it is not installed)";
+        }
+        return jpeg + "; WebP: " + webp;
     }
 
     /** The DCT scaling factors available: the library's, or only {@link ScalingFactor#ONE} with ImageIO. */
     public List<ScalingFactor> scalingFactors() {
+        TurboJpeg turbo = turbo();
         return turbo != null ? turbo.scalingFactors() : List.of(ScalingFactor.ONE);
     }
 
@@ -115,7 +171,7 @@ public final class ImageDecoder implements AutoCloseable {
         }
         DecodeSession s = idle.poll();
         if (s == null) {
-            s = new DecodeSession(this, turbo, webp);
+            s = new DecodeSession(this, turbo());
             created.incrementAndGet();
         }
         s.lend();

@@ -29,8 +29,14 @@ import java.util.Optional;
  */
 @SuppressWarnings("restricted") // the point of this class: binding a native library
 final class LibWebp {
-    private static final System.Logger LOG = System.getLogger(LibWebp.class.getName());
-    private static final Optional<LibWebp> INSTANCE = load();
+    /** Whether {@link #instance()} has been asked (the library loaded or found missing, or being so). */
+    private static volatile boolean asked;
+
+    /** The library, loaded when this holder is initialized: once, by the first {@link #instance()} call. */
+    private static final class Holder {
+        private static final System.Logger LOG = System.getLogger(LibWebp.class.getName());
+        private static final Optional<LibWebp> INSTANCE = load();
+    }
 
     final String libraryName;
     /** {@code int WebPGetInfo(const uint8_t* data, size_t size, int* width, int* height)}: 1 when the header is valid. */
@@ -98,14 +104,23 @@ final class LibWebp {
         return null;
     }
 
-    /** The library, or empty when it is not installed (or not wanted); the first call logs which. */
+    /**
+     * The library, or empty when it is not installed (or not wanted); the first call loads it
+     * (the JVM initializes this class once, whichever threads ask at the same time) and logs which.
+     */
     static Optional<LibWebp> instance() {
-        return INSTANCE;
+        asked = true;
+        return Holder.INSTANCE;
+    }
+
+    /** Whether {@link #instance()} has been called, without loading the library. */
+    static boolean asked() {
+        return asked;
     }
 
     private static Optional<LibWebp> load() {
         if (Boolean.getBoolean("stoker.libwebp.disable")) {
-            LOG.log(System.Logger.Level.INFO, "WebP decoder: TwelveMonkeys ImageIO (libwebp disabled by -Dstoker.libwebp.disable)");
+            Holder.LOG.log(System.Logger.Level.INFO, "WebP decoder: TwelveMonkeys ImageIO (libwebp disabled by -Dstoker.libwebp.disable)");
             return Optional.empty();
         }
         List<String> candidates = new ArrayList<>();
@@ -122,7 +137,7 @@ final class LibWebp {
             try {
                 SymbolLookup lib = SymbolLookup.libraryLookup(name, Arena.global());
                 LibWebp w = new LibWebp(lib, name, loadDemux(name));
-                LOG.log(System.Logger.Level.INFO, "WebP decoder: libwebp (" + name + ")" + (w.demux != null
+                Holder.LOG.log(System.Logger.Level.INFO, "WebP decoder: libwebp (" + name + ")" + (w.demux != null
                         ? ", animations' first frames with " + w.demux.libraryName()
                         : "; animated WebP refused (libwebpdemux not found: apt-get install libwebpdemux2)"));
                 return Optional.of(w);
@@ -130,7 +145,7 @@ final class LibWebp {
                 why.append(name).append(": ").append(e.getMessage()).append("; ");
             }
         }
-        LOG.log(System.Logger.Level.INFO, "WebP decoder: TwelveMonkeys ImageIO, pure Java (libwebp not found: " + why
+        Holder.LOG.log(System.Logger.Level.INFO, "WebP decoder: TwelveMonkeys ImageIO, pure Java (libwebp not found: " + why
                 + "install it with apt-get install libwebp7 for PIL's exact pixels on lossy WebP, and speed)");
         return Optional.empty();
     }
