@@ -153,8 +153,8 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
                 int i = 0;
                 while (rows.hasNext()) {
                     ParquetRow r = rows.next();
-                    DecodedColumn d = r.group().columns()[0];
-                    out[i++] = d.isNull(r.row()) ? 0 : d.length(r.row());
+                    DecodedColumn d = r.chunkColumn(0);
+                    out[i++] = d.isNull(r.chunkRow()) ? 0 : d.length(r.chunkRow());
                 }
             }
         }
