@@ -276,16 +276,22 @@ public final class PackedDataset implements Dataset<PackedRow> {
                 throw new IllegalStateException("row " + index + " of " + description + " plans more than "
                         + n + " tokens");
             }
-            for (int t = 0; t < s.length(); t++) {
-                int p = s.offset() + t;
-                int i = at + t;
-                row[i] = ids[p];
-                boolean ignored = p < prompt || (maskBoundaries && t == 0);
-                row[n + i] = ignored ? ignoreIndex : ids[p];
-                row[2 * n + i] = t;
-                row[3 * n + i] = 1;
+            // field by field, each a plain loop the JIT vectorizes (one loop writing all four, with a
+            // branch for the ignored labels, was 13% of W9's fill): labels are the ids, then the
+            // prompt's tokens (and the example's first, with masked boundaries) are ignored
+            int len = s.length();
+            int off = s.offset();
+            for (int t = 0; t < len; t++) {
+                row[at + t] = ids[off + t];
             }
-            at += s.length();
+            System.arraycopy(row, at, row, n + at, len);
+            int ignored = Math.min(len, Math.max(prompt - off, maskBoundaries ? 1 : 0));
+            java.util.Arrays.fill(row, n + at, n + at + Math.max(0, ignored), ignoreIndex);
+            for (int t = 0; t < len; t++) {
+                row[2 * n + at + t] = t;
+            }
+            java.util.Arrays.fill(row, 3 * n + at, 3 * n + at + len, 1);
+            at += len;
         }
         for (int t = 0; at + t < n; t++) {
             int i = at + t;

@@ -8,20 +8,24 @@ import dev.stoker.tensor.Tensor;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
 
 class PackedFillTest {
 
-    @Test
-    void theFillPathWritesWhatGetReturns() {
+    /**
+     * Rows of whole examples, and of examples split across rows (a piece that starts inside, or
+     * past, its prompt), boundaries masked or not: the fill path writes what get returns.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"300, TRUNCATE, true", "700, SPLIT, true", "700, SPLIT, false"})
+    void theFillPathWritesWhatGetReturns(int longest, Overlong overlong, boolean maskBoundaries) {
         SplittableRandom r = new SplittableRandom(8);
-        int[] lengths = r.ints(600, 0, 300).toArray();
+        int[] lengths = r.ints(600, 0, longest).toArray();
         int[] prompts = new int[lengths.length];
         for (int i = 0; i < lengths.length; i++) {
             prompts[i] = lengths[i] == 0 ? 0 : r.nextInt(lengths[i]);
         }
         PackedDataset rows = PackedDataset.builder(new TokenExamples(lengths), lengths, 256).promptLengths(prompts)
-                .windowSize(50).seed(3).padTokenId(7).build();
+                .windowSize(50).seed(3).padTokenId(7).overlong(overlong).maskBoundaries(maskBoundaries).build();
         java.util.Map<java.util.List<Long>, Long> byIds = new java.util.HashMap<>();
         for (long i = 0; i < rows.size(); i++) {
             byIds.put(java.util.Arrays.stream(widen(rows.get(i).inputIds())).boxed().toList(), i);

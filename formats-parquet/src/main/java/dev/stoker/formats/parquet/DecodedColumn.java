@@ -4,10 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One column of one decoded row group, held as flat arrays: the values of every row (for lists
- * and binaries, all rows' values end to end, with {@code offsets} marking where row {@code r}
- * starts and ends), and which rows are null. Immutable once built, so that worker threads share
- * it without locks.
+ * One column of one decoded chunk of a row group (the rows of one batch Hardwood decoded, in the
+ * arrays it handed out: see {@link RowGroupDecoder}), held as flat arrays: the values of every row
+ * (for lists and binaries, all rows' values end to end, with {@code offsets} marking where row
+ * {@code r} starts and ends), and which rows are null. Rows count from the chunk's first. Immutable
+ * once built, so that worker threads share it without locks.
  */
 final class DecodedColumn {
     final ParquetColumn column;

@@ -153,8 +153,8 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
                 int i = 0;
                 while (rows.hasNext()) {
                     ParquetRow r = rows.next();
-                    DecodedColumn d = r.group().columns()[0];
-                    out[i++] = d.isNull(r.row()) ? 0 : d.length(r.row());
+                    DecodedColumn d = r.chunkColumn(0);
+                    out[i++] = d.isNull(r.chunkRow()) ? 0 : d.length(r.chunkRow());
                 }
             }
         }
@@ -232,8 +232,8 @@ public final class ParquetDataset implements Dataset<ParquetRow>, AutoCloseable 
         }
 
         /**
-         * Whether a worker that reads row groups in order decodes the next one in the background
-         * while it uses the current one (on by default): one more decoded row group per worker, in
+         * Whether a worker that reads row groups in order decodes the next two in the background
+         * while it uses the current one (on by default): two more decoded row groups per worker, in
          * exchange for not waiting on each decode.
          */
         public Builder readAhead(boolean on) {

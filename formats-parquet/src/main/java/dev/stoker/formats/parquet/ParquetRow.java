@@ -22,12 +22,19 @@ import java.util.Map;
 public final class ParquetRow {
     private final ParquetDataset dataset;
     private final RowGroupData group;
+    /** The row within the row group (for its index and errors). */
+    private final int groupRow;
+    /** The decoded chunk of the group that holds the row, and the row within it. */
+    private final DecodedColumn[] chunk;
     private final int row;
 
     ParquetRow(ParquetDataset dataset, RowGroupData group, int row) {
         this.dataset = dataset;
         this.group = group;
-        this.row = row;
+        this.groupRow = row;
+        int c = group.chunkOf(row);
+        this.chunk = group.chunks()[c];
+        this.row = row - group.starts()[c];
     }
 
     RowGroupData group() {
@@ -35,6 +42,15 @@ public final class ParquetRow {
     }
 
     int row() {
+        return groupRow;
+    }
+
+    /** The column at {@code column} of the chunk holding this row, and {@link #chunkRow} in it. */
+    DecodedColumn chunkColumn(int column) {
+        return chunk[column];
+    }
+
+    int chunkRow() {
         return row;
     }
 
@@ -133,13 +149,13 @@ public final class ParquetRow {
 
     /** The dataset-wide index of this row. */
     public long index() {
-        return dataset.source().groupStart(group.group()) + row;
+        return dataset.source().groupStart(group.group()) + groupRow;
     }
 
     /** The row as a map from column name to a boxed value, an array, or {@code null}: for printing and tests. */
     public Map<String, Object> toMap() {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (DecodedColumn c : group.columns()) {
+        for (DecodedColumn c : chunk) {
             String n = c.column.name();
             if (c.isNull(row)) {
                 out.put(n, null);
@@ -159,7 +175,7 @@ public final class ParquetRow {
     }
 
     private DecodedColumn col(String column) {
-        return group.columns()[dataset.source().column(column)];
+        return chunk[dataset.source().column(column)];
     }
 
     private DecodedColumn present(String column, ColumnKind... kinds) {

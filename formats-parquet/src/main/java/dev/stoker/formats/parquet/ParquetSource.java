@@ -282,18 +282,15 @@ final class ParquetSource implements AutoCloseable {
         ParquetFileReader reader = readers.get(groupFile[group]);
         RowGroup rg = reader.getFileMetaData().rowGroups().get(groupInFile[group]);
         int rows = Math.toIntExact(groupStarts[group + 1] - groupStarts[group]);
-        long[] values;
         try {
-            values = checkSizes(group, rg, rows);
+            checkSizes(group, rg, rows);
         } catch (ParquetFormatException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new ParquetFormatException(where(group) + ": its column chunks' sizes cannot be read: " + e, e);
         }
-        RowGroupDecoder.Builder[] builders = new RowGroupDecoder.Builder[columns.length];
         String[] paths = new String[columns.length];
         for (int c = 0; c < columns.length; c++) {
-            builders[c] = new RowGroupDecoder.Builder(columns[c], rows, values[c]);
             paths[c] = columns[c].path();
         }
         // one reader of every projected column, in batches: see RowGroupDecoder for why
@@ -301,7 +298,7 @@ final class ParquetSource implements AutoCloseable {
                 ColumnProjection.columns(Arrays.stream(paths).distinct().toArray(String[]::new)))
                 .filter(RowGroupPredicate.byteRange(groupBytes[2 * group], groupBytes[2 * group + 1]))
                 .batchSize(Math.max(1, Math.min(rows, batchRows))).build()) {
-            return new RowGroupData(group, RowGroupDecoder.readAll(open, builders));
+            return RowGroupDecoder.readAll(group, open, columns, rows);
         } catch (ParquetFormatException e) {
             throw e;
         } catch (OutOfMemoryError e) {
@@ -342,12 +339,10 @@ final class ParquetSource implements AutoCloseable {
     }
 
     /**
-     * Refuses a row group whose claimed sizes do not add up, or would not fit the decode budget;
-     * returns each projected column's value count.
+     * Refuses a row group whose claimed sizes do not add up, or would not fit the decode budget.
      */
-    private long[] checkSizes(int group, RowGroup rg, int rows) {
+    private void checkSizes(int group, RowGroup rg, int rows) {
         long decoded = 0;
-        long[] counts = new long[columns.length];
         for (int i = 0; i < columns.length; i++) {
             ParquetColumn c = columns[i];
             ColumnChunk chunk = null;
@@ -360,7 +355,6 @@ final class ParquetSource implements AutoCloseable {
                 throw new ParquetFormatException(where(group) + ", column '" + c.name() + "': no column chunk");
             }
             long values = chunk.metaData().numValues();
-            counts[i] = values;
             long uncompressed = chunk.metaData().totalUncompressedSize();
             long compressed = chunk.metaData().totalCompressedSize();
             if (values < 0 || uncompressed < 0 || compressed < 0 || (!c.kind().isList() && values != rows)) {
@@ -394,7 +388,6 @@ final class ParquetSource implements AutoCloseable {
                     + decoded + " bytes; at most " + maxGroupBytes + " are allowed per row group"
                     + " (ParquetDataset.Builder.maxRowGroupBytes)");
         }
-        return counts;
     }
 
     boolean isClosed() {

@@ -121,27 +121,45 @@ public final class ParquetTensorDataset implements FillableDataset<Map<String, T
         }
     }
 
-    /** Rows {@code [row, row + run)} of field {@code f} into {@code dst}, checked, in one copy. */
+    /**
+     * Rows {@code [row, row + run)} of field {@code f} into {@code dst}, checked: one bulk copy per
+     * decoded chunk the run spans (usually one).
+     */
     private void copyRun(RowGroupData data, int row, int run, int f, MemorySegment dst) {
-        DecodedColumn c = data.columns()[columns[f]];
+        int done = 0;
+        while (done < run) {
+            int at = row + done;
+            int chunk = data.chunkOf(at);
+            int start = data.starts()[chunk];
+            int n = Math.min(run - done, data.starts()[chunk + 1] - at);
+            long bytes = layout.field(f).bytes();
+            copyChunk(data, data.chunks()[chunk][columns[f]], start, at - start, n, f,
+                    n == run ? dst : dst.asSlice(done * bytes, n * bytes));
+            done += n;
+        }
+    }
+
+    /** Rows {@code [row, row + run)} of one decoded chunk {@code c} (its first row {@code start} of the group). */
+    private void copyChunk(RowGroupData data, DecodedColumn c, int start, int row, int run, int f,
+            MemorySegment dst) {
         int from = row;
         int count = run;
         if (c.nullRows != null) {
             for (int r = row; r < row + run; r++) {
                 if (c.isNull(r)) {
-                    throw fail(data, r, f, "the value is null; the fill path needs a value in every row");
+                    throw fail(data, start + r, f, "the value is null; the fill path needs a value in every row");
                 }
             }
         }
         if (lengths[f] > 0) {
-            // the common case, every row of the group the batch's length and no nulls, is checked once per group
+            // the common case, every row of the chunk the batch's length and no nulls, is checked once per chunk
             for (int r = row; c.uniformLength != lengths[f] && r < row + run; r++) {
                 if (c.length(r) != lengths[f]) {
-                    throw fail(data, r, f, "the list holds " + c.length(r) + " values where the batch takes "
+                    throw fail(data, start + r, f, "the list holds " + c.length(r) + " values where the batch takes "
                             + lengths[f]);
                 }
                 if (c.hasNullElement(r)) {
-                    throw fail(data, r, f, "the list holds a null element");
+                    throw fail(data, start + r, f, "the list holds a null element");
                 }
             }
             from = c.offsets[row];

@@ -1,5 +1,6 @@
 package dev.stoker.formats.parquet;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -9,14 +10,17 @@ import java.util.function.IntFunction;
 /**
  * The decoded row groups each worker thread keeps, least recently used first out: a row group is
  * decoded once and then serves every row a worker asks of it while it stays cached. Per thread, so
- * workers never wait on each other; the memory is at most workers x ({@code capacity} + 1) decoded
- * row groups (each bounded by {@code maxRowGroupBytes}): the one more is the read-ahead.
+ * workers never wait on each other; the memory is at most workers x ({@code capacity} + {@value #AHEAD})
+ * decoded row groups (each bounded by {@code maxRowGroupBytes}): the more are the read-aheads.
  *
  * <p>Read-ahead: when a thread misses row group {@code g} right after missing {@code g - 1} (a
- * sequential order, or the first group), row group {@code g + 1} starts decoding in the background
- * while {@code g} is used, as Hardwood's own whole-file reader decodes the next batch while the
- * current one is read. Without it a reader opened per row group would wait for every decode. A
- * shuffled order of row groups rarely misses two neighbours in a row, so it rarely decodes ahead.
+ * sequential order, or the first group), row groups {@code g + 1} to {@code g + }{@value #AHEAD}
+ * start decoding in the background while {@code g} is used, as Hardwood's own whole-file reader
+ * decodes on while the current batch is read. Without it a reader opened per row group would wait
+ * for every decode; with one group ahead, Hardwood's decode thread still idled while each new
+ * group's reader started (its pages read, its first batch assembled), so two are decoded ahead and
+ * the decode thread always has the next group's work. A shuffled order of row groups rarely misses
+ * two neighbours in a row, so it rarely decodes ahead.
  *
  * <p>A row group whose decode was refused ({@link ParquetFormatException}) is remembered too, the
  * last one per thread: its other rows are refused with the same message at once instead of each
@@ -32,14 +36,17 @@ final class RowGroupCache {
         CompletableFuture<RowGroupData> start(int group);
     }
 
+    /** Row groups decoded ahead of a sequential reader. */
+    static final int AHEAD = 2;
+
     private final int capacity;
     private final ThreadLocal<State> states;
 
     private static final class State {
         final LinkedHashMap<Integer, RowGroupData> groups;
         int lastMissed = -1;
-        int aheadGroup = -1;
-        CompletableFuture<RowGroupData> ahead;
+        /** The read-aheads in flight or done and not yet taken, by row group. */
+        final Map<Integer, CompletableFuture<RowGroupData>> aheads = new HashMap<>();
         /** The last row group whose decode was refused, and why; null for none. */
         Refusal refused;
 
@@ -82,14 +89,8 @@ final class RowGroupCache {
             throw new ParquetFormatException(mine.refused.why().getMessage(), mine.refused.why());
         }
         try {
-            if (mine.aheadGroup == group) {
-                CompletableFuture<RowGroupData> f = mine.ahead;
-                mine.ahead = null;
-                mine.aheadGroup = -1;
-                d = join(f);
-            } else {
-                d = decode.apply(group);
-            }
+            CompletableFuture<RowGroupData> f = mine.aheads.remove(group);
+            d = f != null ? join(f) : decode.apply(group);
         } catch (ParquetFormatException e) {
             mine.refused = new Refusal(group, e);
             throw e;
@@ -97,11 +98,14 @@ final class RowGroupCache {
         mine.groups.put(group, d);
         boolean sequential = group == mine.lastMissed + 1;
         mine.lastMissed = group;
-        if (ahead != null && sequential && group + 1 < groups && mine.aheadGroup != group + 1
-                && !mine.groups.containsKey(group + 1)) {
-            // a read-ahead not taken (the order jumped) is dropped: it was a decode's worth of work
-            mine.aheadGroup = group + 1;
-            mine.ahead = ahead.start(group + 1);
+        if (ahead != null && sequential) {
+            // a read-ahead outside the window (the order jumped) is dropped: it was a decode's worth of work
+            mine.aheads.keySet().removeIf(g -> g <= group || g > group + AHEAD);
+            for (int g = group + 1; g <= group + AHEAD && g < groups; g++) {
+                if (!mine.aheads.containsKey(g) && !mine.groups.containsKey(g)) {
+                    mine.aheads.put(g, ahead.start(g));
+                }
+            }
         }
         return d;
     }

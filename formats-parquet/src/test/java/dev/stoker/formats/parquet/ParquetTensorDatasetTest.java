@@ -67,6 +67,39 @@ class ParquetTensorDatasetTest {
         }
     }
 
+    /**
+     * A row group kept in the chunks Hardwood decoded it in (7 rows each here): a batch run that
+     * spans chunks is copied piece by piece, and a bad row in a later chunk is named by its row in
+     * the group.
+     */
+    @Test
+    void runsAcrossDecodedChunksAreCopiedWholeAndBadRowsNamedInTheGroup() {
+        try (ParquetDataset ds = ParquetDataset.builder(ParquetFixtures.file("snappy_dict.parquet"))
+                .decodeBatchRows(7).build();
+             DataLoader<Map<String, Tensor>> loader = DataLoader.builder(ds.tensors(FillColumn.scalar("id"),
+                     FillColumn.scalar("x"), FillColumn.list("window", 4))).batchSize(50).build()) {
+            long next = 0;
+            for (Batch b : loader) {
+                try (b) {
+                    Tensor id = b.tensor("id");
+                    for (int j = 0; j < id.shape().dim(0); j++) {
+                        assertThat(id.getLong(j)).isEqualTo(next);
+                        assertThat(b.tensor("x").getDouble(j)).isEqualTo(next * 0.5);
+                        assertThat(b.tensor("window").select(j).toIntArray()).containsExactly(ParquetFixtures.window(next));
+                        next++;
+                    }
+                }
+            }
+            assertThat(next).isEqualTo(ParquetFixtures.ROWS);
+            ParquetTensorDataset t = ds.tensors(FillColumn.list("tokens", 4));
+            // row 130 is row 2 of row group 1, in its first chunk; row 147 (147 % 11 == 4: null) is row 19, in its third
+            assertThatThrownBy(() -> t.get(130)).isInstanceOf(ParquetFormatException.class)
+                    .hasMessageContaining("row group 1, column 'tokens', row 2: the list holds 0 values");
+            assertThatThrownBy(() -> t.get(147)).isInstanceOf(ParquetFormatException.class)
+                    .hasMessageContaining("row group 1, column 'tokens', row 19: the value is null");
+        }
+    }
+
     @Test
     void getGivesWhatFillWrites() {
         try (ParquetDataset ds = ParquetDataset.open(ParquetFixtures.file("snappy_dict.parquet"))) {

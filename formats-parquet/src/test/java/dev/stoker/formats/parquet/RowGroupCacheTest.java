@@ -10,7 +10,7 @@ class RowGroupCacheTest {
     private static final ParquetColumn ID = new ParquetColumn("id", "id", ColumnKind.INT64, false);
 
     private static RowGroupData group(int g) {
-        return new RowGroupData(g, new DecodedColumn[] {
+        return RowGroupData.of(g, new DecodedColumn[] {
                 new DecodedColumn(ID, 1, new long[] {g}, null, null, null, null)});
     }
 

@@ -135,12 +135,45 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
     /** Line {@code index} (from 0), decoded. @throws JsonlLineException naming the file and line for a bad line */
     @Override
     public T get(long index) {
-        byte[] line = bytes(index);
-        return decoder.decode(line, line.length, file, index + 1);
+        Scratch mine = SCRATCH.get();
+        byte[] kept = mine.line;
+        int n = read(index, mine);
+        byte[] line = mine.line;
+        if (line.length > MAX_KEPT) {
+            mine.line = kept; // a one-off long line is not kept
+        }
+        return decoder.decode(line, n, file, index + 1);
     }
+
+    /**
+     * Each thread's array for the line being decoded, kept from line to line at the size the
+     * longest line needed (a decoder copies out what it keeps): a line is then one copy out of the
+     * map, not a fresh array for every sample.
+     */
+    private static final class Scratch {
+        byte[] line;
+
+        Scratch(int size) {
+            line = new byte[size];
+        }
+    }
+
+    private static final int MAX_KEPT = 1 << 22; // 4 MiB a thread at most
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(() -> new Scratch(4096));
 
     /** Line {@code index}'s bytes, without its newline (and the {@code '\r'} of a CRLF file). */
     public byte[] bytes(long index) {
+        Scratch one = new Scratch(0);
+        int n = read(index, one);
+        return one.line.length == n ? one.line : java.util.Arrays.copyOf(one.line, n);
+    }
+
+    /**
+     * Copies line {@code index} (without its newline and a CRLF file's {@code '\r'}) to the start
+     * of {@code into.line}, replaced by an array of the line's length when it is too short; returns
+     * the line's length.
+     */
+    private int read(long index, Scratch into) {
         if (index < 0 || index >= this.index.lines()) {
             throw new IndexOutOfBoundsException(file + ": line " + index + " is outside [0, " + this.index.lines() + ")");
         }
@@ -154,11 +187,12 @@ public final class JsonlDataset<T> implements Dataset<T>, AutoCloseable {
             if (end - start > Integer.MAX_VALUE - 8) {
                 throw new JsonlLineException(file, index + 1, "is " + (end - start) + " bytes, more than a Java array holds");
             }
-            byte[] line = new byte[(int) (end - start)];
-            MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, start, line, 0, line.length);
+            int length = (int) (end - start);
+            byte[] line = into.line.length >= length ? into.line : new byte[length];
+            MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, start, line, 0, length);
             MapFaults.deliverPending();
-            int n = LineDecoder.stripCr(line, line.length);
-            return n == line.length ? line : java.util.Arrays.copyOf(line, n);
+            into.line = line;
+            return LineDecoder.stripCr(line, length);
         } catch (InternalError e) {
             throw MappedFile.changed(e, data, this.index.sidecar(), "sample " + index + " (line " + (index + 1) + ")");
         }
