@@ -12,6 +12,18 @@ final class Mac {
     /** Vectors of 256 bits or more: {@link VectorResampler}'s path (it widens 8 or 16 bytes at once). */
     static final boolean WIDE = VECTOR && VectorMac.bitSize() >= 256;
 
+    /**
+     * Images a new JVM renders with the plain loops before {@link VectorWarmup} starts. Vector code
+     * is fast only once C2 has compiled it: before that each vector operation is Java code that
+     * allocates, and W3's cold first batch took about twice as long with it. Warming it up costs
+     * 0.5-1 s of a core; started with the first image it delayed the first batch on 2 cores about
+     * as much as it saved, so it starts after a new JVM's first batches.
+     */
+    static final int WARMUP_AFTER_IMAGES = 256;
+    /** Set once by {@link VectorWarmup} when the vector code beats the plain loops (or it stopped waiting). */
+    private static volatile boolean vectorReady;
+    private static final java.util.concurrent.atomic.AtomicInteger COLD_IMAGES = new java.util.concurrent.atomic.AtomicInteger();
+
     private Mac() {}
 
     private static boolean vector() {
@@ -25,13 +37,47 @@ final class Mac {
                 .isPresent();
     }
 
-    static void mac(int[] acc, int[] src, int offset, int w, int n) {
-        if (VECTOR) {
+    /**
+     * Whether the next image may run vector code: false without the Vector API, and in a new JVM
+     * until the warm-up has seen the vector code compiled; the {@link #WARMUP_AFTER_IMAGES}th call
+     * starts the warm-up. Ask once per image. Both paths give the same integer sums, so the answer
+     * changes no pixel.
+     */
+    static boolean vectorNow() {
+        if (!VECTOR) {
+            return false;
+        }
+        if (vectorReady) {
+            return true;
+        }
+        if (COLD_IMAGES.incrementAndGet() == WARMUP_AFTER_IMAGES) {
+            VectorWarmup.start();
+        }
+        return false;
+    }
+
+    /** Whether the warm-up has handed over (without counting an image). */
+    static boolean vectorReady() {
+        return VECTOR && vectorReady;
+    }
+
+    /** Called by {@link VectorWarmup} when the vector code may take over. */
+    static void handOver() {
+        vectorReady = true;
+    }
+
+    /** {@code acc[e] += src[offset + e] * w} for {@code e < n}, with the Vector API when {@code vector}. */
+    static void mac(boolean vector, int[] acc, int[] src, int offset, int w, int n) {
+        if (vector) {
             VectorMac.mac(acc, src, offset, w, n);
         } else {
-            for (int e = 0; e < n; e++) {
-                acc[e] += src[offset + e] * w;
-            }
+            plain(acc, src, offset, w, n);
+        }
+    }
+
+    static void plain(int[] acc, int[] src, int offset, int w, int n) {
+        for (int e = 0; e < n; e++) {
+            acc[e] += src[offset + e] * w;
         }
     }
 }

@@ -17,7 +17,7 @@ final class ReferenceResampler {
 
     private ReferenceResampler() {}
 
-    static void render(SourcePixels source, Geometry g, Taps t, RowSink writer, Scratch scratch) {
+    static void render(SourcePixels source, Geometry g, Taps t, RowSink writer, Scratch scratch, boolean vector) {
         MemorySegment pixels = source.data();
         int outW = t.outW;
         int outH = t.outH;
@@ -60,7 +60,7 @@ final class ReferenceResampler {
                 int taps = bx[2 * i + 1];
                 int k0 = i * t.ksx;
                 for (int k = 0; k < taps; k++) {
-                    Mac.mac(hacc, columns, (first + k) * b3, kx[k0 + k], b3);
+                    Mac.mac(vector, hacc, columns, (first + k) * b3, kx[k0 + k], b3);
                 }
                 for (int rr = 0, q = at + 3 * i, e = 0; rr < rows; rr++, q += rowLen, e += 3) {
                     tmp[q] = Resampler.clip(hacc[e]);
@@ -82,7 +82,7 @@ final class ReferenceResampler {
             int first = by[2 * j] - yLo;
             int taps = by[2 * j + 1];
             for (int k = 0; k < taps; k++) {
-                Mac.mac(acc, tmp, (first + k) * rowLen, ky[j * t.ksy + k], rowLen);
+                Mac.mac(vector, acc, tmp, (first + k) * rowLen, ky[j * t.ksy + k], rowLen);
             }
             for (int i = 0; i < rowLen; i++) {
                 out[i] = (byte) Resampler.clip(acc[i]);

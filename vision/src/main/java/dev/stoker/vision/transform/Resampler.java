@@ -63,7 +63,7 @@ public final class Resampler {
     /** Writes {@code tile} into {@code slot}, a {@code (3, H, W)} tensor of the tile's size, normalized. */
     public static void write(Tile tile, Normalize normalize, Tensor slot, Scratch scratch) {
         SlotWriter writer = new SlotWriter(slot, normalize, tile.width(), tile.height(), scratch);
-        if (Mac.WIDE && writer.isF32()) {
+        if (Mac.WIDE && writer.isF32() && Mac.vectorReady()) {
             VectorResampler.write(tile, writer);
             return;
         }
@@ -75,16 +75,17 @@ public final class Resampler {
 
     private static void render(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
         Taps t = Taps.of(source, g, scratch);
-        if (Mac.WIDE) {
+        boolean vector = Mac.vectorNow(); // the plain loops in a new JVM until the vector code is compiled
+        if (vector && Mac.WIDE) {
             VectorResampler.render(source, g, t, writer, scratch);
         } else {
-            ReferenceResampler.render(source, g, t, writer, scratch);
+            ReferenceResampler.render(source, g, t, writer, scratch, vector);
         }
     }
 
     /** The plain path, whatever the JVM offers: for tests, which compare the two paths. */
     static void renderReference(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
-        ReferenceResampler.render(source, g, Taps.of(source, g, scratch), writer, scratch);
+        ReferenceResampler.render(source, g, Taps.of(source, g, scratch), writer, scratch, Mac.VECTOR);
     }
 
     /** A fixed-point sum back to 8 bits, clipped (PIL's {@code clip8}). */

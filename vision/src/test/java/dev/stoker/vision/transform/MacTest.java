@@ -39,4 +39,16 @@ class MacTest {
         // surefire's argLine carries ${stoker.jvm.flags}; if this fails, the flag was lost.
         assertThat(Mac.VECTOR).isTrue();
     }
+
+    @Test
+    void theWarmUpHandsOverToTheVectorCodeOnceItRuns() throws InterruptedException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Mac.VECTOR, "no Vector API in this JVM");
+        VectorWarmup.start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!Mac.vectorReady() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        org.assertj.core.api.Assertions.assertThat(Mac.vectorReady()).as("handed over within 30 s").isTrue();
+        org.assertj.core.api.Assertions.assertThat(Mac.vectorNow()).isTrue();
+    }
 }
