@@ -143,19 +143,22 @@ final class PilHsv {
         }
         float cr = (float) (maxc - minc);
         float s = cr / (float) maxc;
+        float h = sector(r, g, b, maxc, cr);
+        h = (float) ((h / 6.0 + 1.0) % 1.0);   // C's fmod on doubles
+        return new int[] {clip8((int) (h * 255.0)), clip8((int) (s * 255.0)), maxc};
+    }
+
+    /** Pillow's hue before it is scaled to [0, 1): in [-1, 5], from the channel that is the largest. */
+    private static float sector(int r, int g, int b, int maxc, float cr) {
         float rc = (float) (maxc - r) / cr;
         float gc = (float) (maxc - g) / cr;
         float bc = (float) (maxc - b) / cr;
-        float h;
         if (r == maxc) {
-            h = bc - gc;
+            return bc - gc;
         } else if (g == maxc) {
-            h = (float) (2.0 + rc - bc);
-        } else {
-            h = (float) (4.0 + gc - rc);
+            return (float) (2.0 + rc - bc);
         }
-        h = (float) ((h / 6.0 + 1.0) % 1.0);   // C's fmod on doubles
-        return new int[] {clip8((int) (h * 255.0)), clip8((int) (s * 255.0)), maxc};
+        return (float) (4.0 + gc - rc);
     }
 
     /** Converts pixel {@code px[i..i+2]} to HSV, adds {@code shift} to the hue (mod 256), and converts back. */
@@ -174,17 +177,7 @@ final class PilHsv {
         } else {
             float cr = (float) (maxc - minc);
             float s = cr / (float) maxc;
-            float rc = (float) (maxc - r) / cr;
-            float gc = (float) (maxc - g) / cr;
-            float bc = (float) (maxc - b) / cr;
-            float h;
-            if (r == maxc) {
-                h = bc - gc;
-            } else if (g == maxc) {
-                h = (float) (2.0 + rc - bc);
-            } else {
-                h = (float) (4.0 + gc - rc);
-            }
+            float h = sector(r, g, b, maxc, cr);
             // C's fmod(h / 6.0 + 1.0, 1.0): h lies in [-1, 5], so the sum in [5/6, 11/6], where
             // the fmod is one exact subtraction (Java's % on doubles is a slow library call).
             double x = h / 6.0 + 1.0;
