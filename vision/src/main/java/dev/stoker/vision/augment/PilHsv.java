@@ -48,20 +48,7 @@ final class PilHsv {
             int p = ps[(us << 8) | v] & 0xFF;
             int q = clip8((int) cRound((float) v * (1.0 - fs * f)));
             int t = clip8((int) cRound((float) v * (1.0 - fs * (1.0 - f))));
-            int or;
-            int og;
-            int ob;
-            switch (k) {
-                case 0 -> { or = v; og = t; ob = p; }
-                case 1 -> { or = q; og = v; ob = p; }
-                case 2 -> { or = p; og = v; ob = t; }
-                case 3 -> { or = p; og = q; ob = v; }
-                case 4 -> { or = t; og = p; ob = v; }
-                default -> { or = v; og = p; ob = q; }
-            }
-            px[i] = (byte) or;
-            px[i + 1] = (byte) og;
-            px[i + 2] = (byte) ob;
+            writeSector(px, i, k, v, p, q, t);
         }
     }
 
@@ -198,11 +185,15 @@ final class PilHsv {
         int p = clip8((int) cRound((float) uv * (1.0 - fs)));
         int q = clip8((int) cRound((float) uv * (1.0 - fs * f)));
         int t = clip8((int) cRound((float) uv * (1.0 - fs * (1.0 - f))));
-        int v = uv;
+        writeSector(px, i, k % 6, uv, p, q, t);
+    }
+
+    /** Pillow's HSV to RGB: in hue sector {@code k} (0..5) the pixel is a permutation of v, p, q and t. */
+    private static void writeSector(byte[] px, int i, int k, int v, int p, int q, int t) {
         int or;
         int og;
         int ob;
-        switch (k % 6) {
+        switch (k) {
             case 0 -> { or = v; og = t; ob = p; }
             case 1 -> { or = q; og = v; ob = p; }
             case 2 -> { or = p; og = v; ob = t; }
