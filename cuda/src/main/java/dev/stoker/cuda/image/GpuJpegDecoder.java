@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
  * The GPU's half of decoding JPEGs on the GPU: a {@link DeviceStage} for the
@@ -107,9 +108,26 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
             if (hardware && nv.create(NvJpeg.BACKEND_HARDWARE, out) == 0) {
                 return new long[] {out.get(JAVA_LONG, 0), NvJpeg.BACKEND_HARDWARE};
             }
-            check(nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
-            return new long[] {out.get(JAVA_LONG, 0), NvJpeg.BACKEND_DEFAULT};
         }
+        return new long[] {created(out -> nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)"),
+                NvJpeg.BACKEND_DEFAULT};
+    }
+
+    /** Calls an nvJPEG function that writes a handle to its last argument, and returns the handle. */
+    private long created(ToIntFunction<MemorySegment> call, String what) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(JAVA_LONG);
+            check(call.applyAsInt(out), what);
+            return out.get(JAVA_LONG, 0);
+        }
+    }
+
+    /** The default backend's handle, for images one by one: made at its first use. */
+    private long fallbackHandle() {
+        if (fallbackHandle == 0) {
+            fallbackHandle = created(out -> nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
+        }
+        return fallbackHandle;
     }
 
     /** Which nvJPEG backend decodes: "hardware" (the JPEG engines) or "default" (CPU Huffman + GPU). */
@@ -146,6 +164,8 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         // Place each decoded image in the slot's device memory, as the plans' sizes say.
         long total = 0;
         long[] offsets = new long[n];
+        long[] widths = new long[n];
+        long[] heights = new long[n];
         for (int i = 0; i < n; i++) {
             long first = (long) i * GpuSampleRecord.WORDS;
             long w = GpuSampleRecord.get(plans, first, GpuSampleRecord.SOURCE_WIDTH);
@@ -156,6 +176,8 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
                         + len + " bytes, which no JPEG a batch row of " + rowBytes + " bytes holds has");
             }
             offsets[i] = total;
+            widths[i] = w;
+            heights[i] = h;
             total += align(w * 3 * h);
         }
         // The decode goes on a stream of the slot's own, which waits only for the last resample out of
@@ -168,8 +190,8 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         MemorySegment info = s.info;
         for (int i = 0; i < n; i++) {
             long first = (long) i * GpuSampleRecord.WORDS;
-            long w = GpuSampleRecord.get(plans, first, GpuSampleRecord.SOURCE_WIDTH);
-            long h = GpuSampleRecord.get(plans, first, GpuSampleRecord.SOURCE_HEIGHT);
+            long w = widths[i];
+            long h = heights[i];
             MemorySegment bits = bitstreams.asSlice(i * rowBytes, lengths.getLong(i));
             // nvJPEG's own reading of the header must agree with the plan the worker drew from
             int rc = nv.imageInfo(handle, bits, info);
@@ -245,27 +267,19 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
                 throw new ImageDecodeException(source, "nvJPEG reads a size of " + w + "x" + h);
             }
             long bytes = 3L * w * h;
-            if (fallbackHandle == 0) {
-                MemorySegment out = a.allocate(JAVA_LONG);
-                check(nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
-                fallbackHandle = out.get(JAVA_LONG, 0);
-            }
-            MemorySegment st = a.allocate(JAVA_LONG);
-            check(nv.stateCreate(fallbackHandle, st), "nvjpegJpegStateCreate");
-            long state = st.get(JAVA_LONG, 0);
+            long fallback = fallbackHandle();
+            long state = created(out -> nv.stateCreate(fallback, out), "nvjpegJpegStateCreate");
             try (DeviceBuffer pixels = DeviceBuffer.allocate(cuda, bytes)) {
                 MemorySegment image = a.allocate(NvJpeg.IMAGE_BYTES, 8);
                 image.set(JAVA_LONG, 0, pixels.pointer());
                 image.set(JAVA_LONG, 32, 3L * w);
-                rc = nv.decode(fallbackHandle, state, bits, NvJpeg.OUTPUT_RGBI, image, 0);
+                rc = nv.decode(fallback, state, bits, NvJpeg.OUTPUT_RGBI, image, 0);
                 if (rc != 0) {
                     throw new ImageDecodeException(source, "nvJPEG cannot decode it (" + NvJpeg.statusName(rc) + ")");
                 }
                 cuda.deviceSynchronize();
                 MemorySegment host = arena.allocate(bytes, 8);
-                MemorySegment staging = a.allocate(bytes, 8);
-                cuda.memcpy(staging.address(), pixels.pointer(), bytes, CudaRuntime.MEMCPY_DEVICE_TO_HOST);
-                MemorySegment.copy(staging, 0, host, 0, bytes);
+                cuda.memcpy(host.address(), pixels.pointer(), bytes, CudaRuntime.MEMCPY_DEVICE_TO_HOST);
                 return new HostImage(host, w, h);
             } finally {
                 nv.stateDestroy(state);
@@ -275,19 +289,13 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
 
     /** The batched decoder refused the batch: each image on the default backend, naming the one that fails. */
     private void decodeOneByOne(SlotState s, int n, long[] indices, long stream) {
-        if (fallbackHandle == 0) {
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment out = a.allocate(JAVA_LONG);
-                check(nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
-                fallbackHandle = out.get(JAVA_LONG, 0);
-            }
-        }
-        long state = s.fallbackState(fallbackHandle);
+        long fallback = fallbackHandle();
+        long state = s.fallbackState(fallback);
         for (int i = 0; i < n; i++) {
             MemorySegment bits = MemorySegment.ofAddress(s.data.getAtIndex(JAVA_LONG, i))
                     .reinterpret(s.lengths.getAtIndex(JAVA_LONG, i));
             MemorySegment image = s.images.asSlice(i * NvJpeg.IMAGE_BYTES, NvJpeg.IMAGE_BYTES);
-            int rc = nv.decode(fallbackHandle, state, bits, NvJpeg.OUTPUT_RGBI, image, stream);
+            int rc = nv.decode(fallback, state, bits, NvJpeg.OUTPUT_RGBI, image, stream);
             if (rc != 0) {
                 throw new ImageDecodeException(dataset.describe(indices[i]), "nvJPEG cannot decode it ("
                         + NvJpeg.statusName(rc) + ")");
@@ -366,11 +374,7 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         DeviceBuffer output;
 
         SlotState() {
-            try (Arena a = Arena.ofConfined()) {
-                MemorySegment out = a.allocate(JAVA_LONG);
-                check(nv.stateCreate(handle, out), "nvjpegJpegStateCreate");
-                state = out.get(JAVA_LONG, 0);
-            }
+            state = created(out -> nv.stateCreate(handle, out), "nvjpegJpegStateCreate");
         }
 
         void ensureHost(int n) {
@@ -411,11 +415,7 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
 
         long fallbackState(long fallback) {
             if (fallbackState == 0) {
-                try (Arena a = Arena.ofConfined()) {
-                    MemorySegment out = a.allocate(JAVA_LONG);
-                    check(nv.stateCreate(fallback, out), "nvjpegJpegStateCreate");
-                    fallbackState = out.get(JAVA_LONG, 0);
-                }
+                fallbackState = created(out -> nv.stateCreate(fallback, out), "nvjpegJpegStateCreate");
             }
             return fallbackState;
         }

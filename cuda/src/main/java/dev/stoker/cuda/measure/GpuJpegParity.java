@@ -86,9 +86,7 @@ public final class GpuJpegParity {
             }
             DeviceTensor images = (DeviceTensor) ((Map<?, ?>) result).get("image");
             MemorySegment gpuPixels = arena.allocate(images.byteSize(), 8);
-            MemorySegment staging = arena.allocate(images.byteSize(), 8);
-            cuda.memcpy(staging.address(), images.pointer(), images.byteSize(), CudaRuntime.MEMCPY_DEVICE_TO_HOST);
-            MemorySegment.copy(staging, 0, gpuPixels, 0, images.byteSize());
+            cuda.memcpy(gpuPixels.address(), images.pointer(), images.byteSize(), CudaRuntime.MEMCPY_DEVICE_TO_HOST);
 
             long kernelMismatches = 0;
             long sum = 0;

@@ -91,9 +91,7 @@ class GpuJpegDecoderTest {
                         assertThat(image.shape().toArray()).containsExactly((long) n, 3L, 64L, 64L);
                         cuda.streamSynchronize(gpu.consumerStream());
                         MemorySegment host = arena.allocate(label.byteSize(), 8);
-                        MemorySegment staging = arena.allocate(label.byteSize(), 8);
-                        cuda.memcpy(staging.address(), label.pointer(), label.byteSize(), CudaRuntime.MEMCPY_DEVICE_TO_HOST);
-                        MemorySegment.copy(staging, 0, host, 0, label.byteSize());
+                        cuda.memcpy(host.address(), label.pointer(), label.byteSize(), CudaRuntime.MEMCPY_DEVICE_TO_HOST);
                         for (int i = 0; i < n; i++) labels.add(host.getAtIndex(ValueLayout.JAVA_LONG, i));
                         for (long idx : b.indices()) expected.add((long) folder.get(idx).label());
                     }
