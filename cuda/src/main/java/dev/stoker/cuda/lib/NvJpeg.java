@@ -32,9 +32,12 @@ public final class NvJpeg {
     public static final int BACKEND_HARDWARE = 3;
     /** Interleaved RGB, written to the image's first channel. */
     public static final int OUTPUT_RGBI = 5;
+    /** Without it the engines' batched decoder holds back images of a batch to pipeline them with the next. */
+    public static final int FLAG_HW_DECODE_NO_PIPELINE = 1;
     /** {@code nvjpegImage_t}: four channel pointers, then four pitches. */
     public static final long IMAGE_BYTES = 64;
     static final int STATUS_SUCCESS = 0;
+    public static final int STATUS_ALLOCATOR_FAILURE = 5;
 
     private static final NativeLibraryFinder FINDER = new NativeLibraryFinder("nvJPEG", "STOKER_NVJPEG",
             List.of("libnvjpeg.so", "libnvjpeg.so.13", "libnvjpeg.so.12", "libnvjpeg.so.11"),
@@ -42,7 +45,7 @@ public final class NvJpeg {
 
     private final String path;
     private final MethodHandle createEx, destroy, stateCreate, stateDestroy, getImageInfo, batchedInitialize,
-            decodeBatched, decode, getProperty, hardwareInfo;
+            decodeBatched, decode, getProperty, hardwareInfo, createExV2, preAllocate;
 
     private NvJpeg(SymbolLookup lib, String path) {
         this.path = path;
@@ -62,6 +65,15 @@ public final class NvJpeg {
         getProperty = bind(linker, lib, "nvjpegGetProperty", JAVA_INT, ADDRESS);
         hardwareInfo = lib.find("nvjpegGetHardwareDecoderInfo")
                 .map(a -> linker.downcallHandle(a, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS)))
+                .orElse(null);
+        preAllocate = lib.find("nvjpegDecodeBatchedPreAllocate")
+                .map(a -> linker.downcallHandle(a, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT,
+                        JAVA_INT, JAVA_INT, JAVA_INT)))
+                .orElse(null);
+        // CUDA 12's extended allocators; older libraries get CUDA's own (which synchronize the device on free)
+        createExV2 = lib.find("nvjpegCreateExV2")
+                .map(a -> linker.downcallHandle(a, FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT,
+                        ADDRESS)))
                 .orElse(null);
     }
 
@@ -120,8 +132,32 @@ public final class NvJpeg {
 
     /** {@code nvjpegCreateEx} with the default allocators; the handle is written to {@code out}. Returns the status. */
     public int create(int backend, MemorySegment out) {
+        return create(backend, 0, out);
+    }
+
+    /** Whether this library takes allocators of Stoker's ({@code nvjpegCreateExV2}). */
+    public boolean takesAllocators() {
+        return createExV2 != null;
+    }
+
+    /**
+     * {@code nvjpegCreateExV2}: a handle whose device and pinned scratch memory comes from
+     * {@code allocators}, with {@code flags} ({@code NVJPEG_FLAGS_*}). Returns the status.
+     */
+    public int create(int backend, NvJpegAllocators allocators, int flags, MemorySegment out) {
+        if (createExV2 == null) throw new UnsupportedOperationException("nvJPEG " + version() + " has no nvjpegCreateExV2");
         try {
-            return (int) createEx.invokeExact(backend, MemorySegment.NULL, MemorySegment.NULL, 0, out);
+            return (int) createExV2.invokeExact(backend, allocators.deviceAllocator(), allocators.pinnedAllocator(), flags,
+                    out);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@code nvjpegCreateEx} with CUDA's allocators and {@code flags}. Returns the status. */
+    public int create(int backend, int flags, MemorySegment out) {
+        try {
+            return (int) createEx.invokeExact(backend, MemorySegment.NULL, MemorySegment.NULL, flags, out);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -189,6 +225,23 @@ public final class NvJpeg {
     public int decode(long handle, long state, MemorySegment data, int format, MemorySegment image, long stream) {
         try {
             return (int) decode.invokeExact(handle, state, data, data.byteSize(), format, image, stream);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** 4:4:4, the chroma layout that needs the most memory: what a pre-allocation sized for any JPEG names. */
+    public static final int CSS_444 = 0;
+
+    /**
+     * {@code nvjpegDecodeBatchedPreAllocate}: sizes the engines' buffers for batches of
+     * {@code batchSize} images up to {@code width} x {@code height}, so that decoding does not
+     * reallocate them. Returns the status; -1 where the library lacks the call.
+     */
+    public int preAllocate(long handle, long state, int batchSize, int width, int height, int subsampling, int format) {
+        if (preAllocate == null) return -1;
+        try {
+            return (int) preAllocate.invokeExact(handle, state, batchSize, width, height, subsampling, format);
         } catch (Throwable t) {
             throw rethrow(t);
         }
