@@ -63,6 +63,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
     private Object head;
     private DeviceBatch lastHandedOut;
     private volatile boolean closed;
+    private final boolean releaseOnHost;
 
     private DevicePrefetcher(Builder b) {
         this.cuda = b.cuda;
@@ -72,6 +73,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
         this.beforeEachCopy = b.beforeEachCopy;
         this.clock = b.clock;
         this.stage = b.stage;
+        this.releaseOnHost = waitsOnHost(b.releaseOnHost, stage);
         cuda.setDevice(device);
         this.free = new ArrayBlockingQueue<>(b.slots);
         this.ready = new ArrayBlockingQueue<>(b.slots + 1);
@@ -96,6 +98,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
                 Batch batch = source.next();
                 PrefetchSlot slot = takeFreeSlot(batch);
                 if (slot == null) return;
+                if (releaseOnHost) slot.released.synchronize();
                 Object mirrored;
                 synchronized (reclaimLock) {
                     try {
@@ -127,6 +130,11 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
             // Batches already copied are still delivered; the error comes at the batch that failed.
             ready.offer(t);
         }
+    }
+
+    /** The builder's choice where it made one ({@code explicit} not null), else the stage's preference. */
+    static boolean waitsOnHost(Boolean explicit, DeviceStage stage) {
+        return explicit != null ? explicit : stage != null && stage.waitsForSlotOnHost();
     }
 
     /** A slot the consumer has let go of, or null when closing; {@code batch} is given back then. */
@@ -276,6 +284,7 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
         private java.util.function.LongConsumer beforeEachCopy = stream -> {};
         private StageClock clock;
         private DeviceStage stage;
+        private Boolean releaseOnHost; // null: as the stage prefers
 
         private Builder(CudaRuntime cuda, Iterator<Batch> source) {
             this.cuda = Objects.requireNonNull(cuda, "cuda");
@@ -318,6 +327,20 @@ public final class DevicePrefetcher implements Iterator<DeviceBatch>, AutoClosea
          */
         public Builder stage(DeviceStage stage) {
             this.stage = Objects.requireNonNull(stage, "stage");
+            return this;
+        }
+
+        /**
+         * Whether the feeder waits on the host until the GPU has finished with a slot's last batch
+         * before refilling it (by default, where the stage asks for it, {@link
+         * DeviceStage#waitsForSlotOnHost()}; otherwise the slot's stream waits on the GPU, and the
+         * feeder goes on). Waiting on the host holds one batch fewer ahead, but leaves no stream with
+         * work queued behind the step: with more streams than the GPU has hardware queues
+         * ({@code CUDA_DEVICE_MAX_CONNECTIONS}, 8 by default) such work can hold up a stage's
+         * unrelated streams that share its queue.
+         */
+        public Builder releaseOnHost(boolean wait) {
+            this.releaseOnHost = wait;
             return this;
         }
 

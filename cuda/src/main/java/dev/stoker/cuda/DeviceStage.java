@@ -40,4 +40,16 @@ public interface DeviceStage {
     default boolean copies(Object field) {
         return true;
     }
+
+    /**
+     * Whether the prefetcher should wait on the host, before calling this stage for a slot, until
+     * the GPU has finished with the slot's last batch, instead of making the slot's stream wait.
+     * True for a stage whose library calls return only once GPU work queued ahead of them has
+     * run (nvJPEG's engines): with a GPU-side wait, some stream always holds work queued behind
+     * the running step, and sharing one of the GPU's few hardware queues with it holds those calls
+     * until the step ends. False by default.
+     */
+    default boolean waitsForSlotOnHost() {
+        return false;
+    }
 }

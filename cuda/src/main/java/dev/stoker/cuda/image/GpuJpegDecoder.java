@@ -12,7 +12,10 @@ import dev.stoker.cuda.DeviceBuffer;
 import dev.stoker.cuda.DeviceStage;
 import dev.stoker.cuda.DeviceTensor;
 import dev.stoker.cuda.PtxModule;
+import dev.stoker.cuda.lib.CudaScratchMemory;
 import dev.stoker.cuda.lib.NvJpeg;
+import dev.stoker.cuda.lib.NvJpegAllocators;
+import dev.stoker.cuda.lib.ScratchPool;
 import dev.stoker.loader.Batch;
 import dev.stoker.tensor.DType;
 import dev.stoker.tensor.Shape;
@@ -36,6 +39,11 @@ import java.util.function.ToIntFunction;
  * {@code (n, 3, H, W)} tensor, overlapping the step: the decode on a stream of the slot's own, the
  * resample on the slot's stream once the consumer has let go of the slot's previous batch.
  *
+ * <p>Overlapping the step takes the engines' buffers sized ahead ({@link Builder#preallocate}), no
+ * pipelining inside the engines ({@link Builder#pipelining}) and the prefetcher waiting for a
+ * slot on the host ({@link #waitsForSlotOnHost()}): without them the decode call returned only once
+ * the running step had ended (docs/cuda.md has the figures).
+ *
  * <p>The JPEG engines of an A100, H100 or H200 ({@link NvJpeg#BACKEND_HARDWARE}) are used where
  * the GPU has them, nvJPEG's default backend (Huffman decoding on this thread, the rest on the GPU)
  * elsewhere. A batch the batched decoder refuses (a progressive JPEG on the engines, say) is
@@ -51,6 +59,8 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
     private static final long MAX_PIXELS = 1L << 28;
     private static final int BLOCK_X = 32;
     private static final int BLOCK_Y = 8;
+    /** Beyond this the scratch pools free blocks the GPU is done with: room for several batches' decoding. */
+    private static final long SCRATCH_LIMIT = 2L << 30;
 
     private final CudaRuntime cuda;
     private final NvJpeg nv;
@@ -62,10 +72,15 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
     private final PtxModule module;
     private final long kernel;
     private final DeviceBuffer norm;
+    private final NvJpegAllocators allocators; // null: CUDA's allocators
+    private final int flags;
     private final long handle;
     private final int backend;
     private long fallbackHandle;
+    private long batches;
+    private long decodeCallNanos;
     private final Arena arena = Arena.ofShared();
+    private final boolean preallocate;
     private final List<SlotState> slots = new ArrayList<>();
     private long fallbackBatches;
     private boolean closed;
@@ -91,6 +106,13 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
             host.setAtIndex(JAVA_FLOAT, 3 + c, n.std()[c]);
         }
         cuda.memcpy(norm.pointer(), host.address(), 6 * Float.BYTES, CudaRuntime.MEMCPY_HOST_TO_DEVICE);
+        this.allocators = b.scratchPools && nv.takesAllocators()
+                ? new NvJpegAllocators(new ScratchPool("nvJPEG device scratch", CudaScratchMemory.device(cuda),
+                        SCRATCH_LIMIT), new ScratchPool("nvJPEG pinned scratch", CudaScratchMemory.pinned(cuda),
+                        SCRATCH_LIMIT))
+                : null;
+        this.flags = b.pipelining ? 0 : NvJpeg.FLAG_HW_DECODE_NO_PIPELINE;
+        this.preallocate = b.preallocate;
         long[] made = createHandle(b.hardware);
         this.handle = made[0];
         this.backend = (int) made[1];
@@ -105,12 +127,20 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
     private long[] createHandle(boolean hardware) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            if (hardware && nv.create(NvJpeg.BACKEND_HARDWARE, out) == 0) {
+            if (hardware && newHandle(NvJpeg.BACKEND_HARDWARE, out) == 0) {
                 return new long[] {out.get(JAVA_LONG, 0), NvJpeg.BACKEND_HARDWARE};
             }
         }
-        return new long[] {created(out -> nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)"),
-                NvJpeg.BACKEND_DEFAULT};
+        return new long[] {defaultHandle(), NvJpeg.BACKEND_DEFAULT};
+    }
+
+    /** A handle on {@code backend}, its scratch memory from Stoker's pools where the library takes them. */
+    private int newHandle(int backend, MemorySegment out) {
+        return allocators != null ? nv.create(backend, allocators, flags, out) : nv.create(backend, flags, out);
+    }
+
+    private long defaultHandle() {
+        return created(out -> newHandle(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
     }
 
     /** Calls an nvJPEG function that writes a handle to its last argument, and returns the handle. */
@@ -125,7 +155,7 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
     /** The default backend's handle, for images one by one: made at its first use. */
     private long fallbackHandle() {
         if (fallbackHandle == 0) {
-            fallbackHandle = created(out -> nv.create(NvJpeg.BACKEND_DEFAULT, out), "nvjpegCreateEx(default backend)");
+            fallbackHandle = defaultHandle();
         }
         return fallbackHandle;
     }
@@ -138,6 +168,30 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
     /** Batches the batched decoder refused, decoded image by image instead. */
     public long fallbackBatches() {
         return fallbackBatches;
+    }
+
+    /**
+     * What the decoder has done so far.
+     *
+     * @param batches            batches decoded
+     * @param fallbackBatches    of them, batches decoded image by image
+     * @param decodeCallNanos    the feeder's time inside nvJPEG's decode calls, all batches
+     * @param scratchAllocations blocks of scratch memory made for nvJPEG (device and pinned); -1 with CUDA's allocators
+     * @param scratchReuses      nvJPEG's requests served from blocks it gave back before; -1 with CUDA's allocators
+     */
+    public record Stats(long batches, long fallbackBatches, long decodeCallNanos, long scratchAllocations,
+                        long scratchReuses) {}
+
+    public synchronized Stats stats() {
+        return new Stats(batches, fallbackBatches, decodeCallNanos,
+                allocators == null ? -1 : allocators.device().allocations() + allocators.pinned().allocations(),
+                allocators == null ? -1 : allocators.device().reuses() + allocators.pinned().reuses());
+    }
+
+    /** The engines' decode call waits for GPU work queued ahead of it: see {@link DeviceStage#waitsForSlotOnHost()}. */
+    @Override
+    public boolean waitsForSlotOnHost() {
+        return true;
     }
 
     @Override
@@ -181,8 +235,7 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
             total += align(w * 3 * h);
         }
         // The decode goes on a stream of the slot's own, which waits only for the last resample out of
-        // this slot's decode buffer, not for the consumer to let go of the slot. (On an H200 the engines'
-        // batched decode still returned only once the step running beside it had ended: BENCHMARKS.md.)
+        // this slot's decode buffer, not for the consumer to let go of the slot.
         long decodeStream = s.decodeStream.handle();
         s.decodeStream.waitFor(s.resampled);
         long decoded = s.decoded(total, decodeStream);
@@ -215,12 +268,18 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         if (s.initializedFor != n) {
             check(nv.batchedInitialize(handle, s.state, n, 1, NvJpeg.OUTPUT_RGBI), "nvjpegDecodeBatchedInitialize");
             s.initializedFor = n;
+            s.preallocatedW = 0;
+            s.preallocatedH = 0;
         }
+        if (preallocate && backend == NvJpeg.BACKEND_HARDWARE) preallocate(s, n, widths, heights);
+        long t0 = System.nanoTime();
         int rc = nv.decodeBatched(handle, s.state, s.data, s.lengths, s.images, decodeStream);
         if (rc != 0) {
             fallbackBatches++;
             decodeOneByOne(s, n, indices, decodeStream);
         }
+        decodeCallNanos += System.nanoTime() - t0;
+        batches++;
         s.decodedEvent.record(decodeStream);
         cuda.streamWaitEvent(stream, s.decodedEvent.handle());
 
@@ -241,6 +300,31 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
             result.put(GpuJpegDataset.LABEL, c.get(GpuJpegDataset.LABEL));
         }
         return result;
+    }
+
+    /**
+     * Sizes the engines' buffers for this batch's largest image, with room to grow, whenever a
+     * batch outgrows them: otherwise the decode call reallocates them, and freeing device memory
+     * waits for the whole GPU, the running step included.
+     */
+    private void preallocate(SlotState s, int n, long[] widths, long[] heights) {
+        long w = 0;
+        long h = 0;
+        for (int i = 0; i < n; i++) {
+            w = Math.max(w, widths[i]);
+            h = Math.max(h, heights[i]);
+        }
+        if (w <= s.preallocatedW && h <= s.preallocatedH) return;
+        int pw = (int) Math.min(65_535, Math.max(w, s.preallocatedW) * 5 / 4);
+        int ph = (int) Math.min(65_535, Math.max(h, s.preallocatedH) * 5 / 4);
+        int rc = nv.preAllocate(handle, s.state, n, pw, ph, NvJpeg.CSS_444, NvJpeg.OUTPUT_RGBI);
+        if (rc == 0) {
+            s.preallocatedW = pw;
+            s.preallocatedH = ph;
+        } else {
+            s.preallocatedW = Long.MAX_VALUE; // the library cannot: decode as it would anyway, and do not ask again
+            s.preallocatedH = Long.MAX_VALUE;
+        }
     }
 
     /** An image decoded on its own and copied back: 8-bit RGB rows, packed. */
@@ -322,7 +406,10 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
 
     private void check(int status, String call) {
         if (status != 0) {
-            throw new CudaException(call + " failed: " + NvJpeg.statusName(status), status);
+            Throwable why = allocators == null ? null : allocators.lastFailure();
+            throw new CudaException(call + " failed: " + NvJpeg.statusName(status)
+                    + (status == NvJpeg.STATUS_ALLOCATOR_FAILURE && why != null ? " (" + why.getMessage() + ")" : ""),
+                    status);
         }
     }
 
@@ -350,6 +437,7 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         }
         if (fallbackHandle != 0) nv.destroy(fallbackHandle);
         nv.destroy(handle);
+        if (allocators != null) allocators.close();
         norm.close();
         module.close();
         arena.close();
@@ -363,6 +451,8 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         final CudaEvent resampled = new CudaEvent(cuda, false);
         long fallbackState;
         int initializedFor = -1;
+        long preallocatedW;
+        long preallocatedH;
         int capacity;
         MemorySegment data;
         MemorySegment lengths;
@@ -446,6 +536,9 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         private int device;
         private boolean hardware = true;
         private boolean pixels;
+        private boolean scratchPools = true;
+        private boolean pipelining;
+        private boolean preallocate = true;
 
         private Builder(CudaRuntime cuda, GpuJpegDataset<?> dataset) {
             this.cuda = Objects.requireNonNull(cuda, "cuda");
@@ -467,6 +560,36 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         /** Output the 8-bit pixels, {@code (n, 3, H, W)} u8, instead of normalized floats: to compare, or to normalize later. */
         public Builder pixels(boolean u8) {
             this.pixels = u8;
+            return this;
+        }
+
+        /**
+         * Whether nvJPEG's scratch memory comes from Stoker's stream-ordered pools (default true,
+         * where nvJPEG takes allocators) or from CUDA's allocators, whose frees wait for the whole
+         * device, the training step included.
+         */
+        public Builder scratchPools(boolean use) {
+            this.scratchPools = use;
+            return this;
+        }
+
+        /**
+         * Whether the JPEG engines' batched decoder may hold images back to pipeline them with the
+         * next batch (nvJPEG's default); false by default ({@code NVJPEG_FLAGS_HW_DECODE_NO_PIPELINE}):
+         * under a training step the pipelined decoder's call waits for the step (BENCHMARKS.md).
+         */
+        public Builder pipelining(boolean allow) {
+            this.pipelining = allow;
+            return this;
+        }
+
+        /**
+         * Whether the JPEG engines' buffers are sized ahead ({@code nvjpegDecodeBatchedPreAllocate})
+         * for the largest image seen, with a quarter to spare (default true), rather than left to
+         * the decode call to reallocate.
+         */
+        public Builder preallocate(boolean ahead) {
+            this.preallocate = ahead;
             return this;
         }
 

@@ -40,7 +40,14 @@ public final class DeviceStepLoop {
     /** As {@link #run(CudaRuntime, Kernels, Iterator, long, int)}, with {@code stage} (null: none) after each copy. */
     public static Result run(CudaRuntime cuda, Kernels kernels, Iterator<Batch> source, long stepNanos, int slots,
                              dev.stoker.cuda.DeviceStage stage) {
+        return run(cuda, kernels, source, stepNanos, slots, stage, null);
+    }
+
+    /** As above; {@code releaseOnHost}: see {@link DevicePrefetcher.Builder#releaseOnHost} (null: as the stage prefers). */
+    public static Result run(CudaRuntime cuda, Kernels kernels, Iterator<Batch> source, long stepNanos, int slots,
+                             dev.stoker.cuda.DeviceStage stage, Boolean releaseOnHost) {
         DevicePrefetcher.Builder builder = DevicePrefetcher.builder(cuda, source).slots(slots);
+        if (releaseOnHost != null) builder.releaseOnHost(releaseOnHost);
         if (stage != null) builder.stage(stage);
         try (CudaStream compute = new CudaStream(cuda);
              CudaEvent start = new CudaEvent(cuda, true);

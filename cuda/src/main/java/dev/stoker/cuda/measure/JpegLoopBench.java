@@ -56,12 +56,14 @@ public final class JpegLoopBench {
         int passes = 4;
         boolean cpu = true;
         boolean gpu = false;
+        String[] variants = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
                 case "--step-ms" -> steps = Stream.of(args[++i].split(",")).mapToDouble(Double::parseDouble).toArray();
                 case "--gpu-decode" -> gpu = true;
                 case "--passes" -> passes = Integer.parseInt(args[++i]);
+                case "--variants" -> variants = args[++i].split(",");
                 case "--gpu-only" -> {
                     gpu = true;
                     cpu = false;
@@ -77,6 +79,10 @@ public final class JpegLoopBench {
         if (Files.isDirectory(root.resolve("jpeg"))) root = root.resolve("jpeg");
         CudaRuntime cuda = dev.stoker.cuda.Cuda.require();
         System.out.println(dev.stoker.cuda.Cuda.status());
+        if (variants != null) {
+            gpuVariants(System.out, cuda, root, workers, steps, passes, variants);
+            return;
+        }
         if (cpu) cpuDecode(System.out, cuda, root, workers, steps, passes);
         if (gpu) gpuDecode(System.out, cuda, root, workers, steps, passes);
     }
@@ -160,6 +166,54 @@ public final class JpegLoopBench {
         }
     }
 
+    /**
+     * The GPU-decode loop on the engines under each decoder variant, to find what keeps nvJPEG's
+     * decode call from overlapping the step. A variant is words joined by {@code +}: {@code cuda}
+     * (CUDA's allocators) or {@code pools} (Stoker's scratch pools); against the decoder's defaults,
+     * {@code pipe} (pipelining in the engines), {@code gpurelease} (the slot's stream, not the
+     * host, waits for the consumer's release), {@code noprealloc} (the engines' buffers left to the
+     * decode call), {@code default} (nvJPEG's default backend).
+     */
+    public static void gpuVariants(PrintStream out, CudaRuntime cuda, Path root, int workers, double[] stepsMs,
+                                   int passes, String[] variants) throws IOException {
+        out.println();
+        out.println("GPU decode variants: " + NvJpeg.status());
+        if (NvJpeg.library().isEmpty()) return;
+        var folder = folder(root);
+        int maxBytes = largestFile(root);
+        try (ImagePipeline train = ImagePipeline.train(SIZE); Kernels kernels = Kernels.load(cuda)) {
+            GpuJpegDataset<ImageBytes> jpegs = GpuJpegDataset.of(folder, ENCODED, train, maxBytes);
+            for (String variant : variants) {
+                java.util.Set<String> v = java.util.Set.of(variant.split("\\+"));
+                boolean pools = v.contains("pools");
+                boolean pipelining = v.contains("pipe");
+                Boolean releaseOnHost = v.contains("gpurelease") ? Boolean.FALSE : null;
+                boolean engines = !v.contains("default");
+                boolean prealloc = !v.contains("noprealloc");
+                out.printf(Locale.ROOT, "%n  variant %s (%d workers, batch %d, epochs of %d)%n", variant, workers, BATCH,
+                        passes * jpegs.size());
+                header(out);
+                for (double stepMs : withZero(stepsMs)) {
+                    try (GpuJpegDecoder decoder = GpuJpegDecoder.builder(cuda, jpegs).scratchPools(pools)
+                            .pipelining(pipelining).hardware(engines).preallocate(prealloc).build();
+                         DataLoader<?> loader = DataLoader.builder(jpegs).batchSize(BATCH)
+                                 .sampler(epochOf(jpegs.size(), passes)).numWorkers(workers).persistentWorkers(true)
+                                 .pinMemory(true).build()) {
+                        row(out, cuda, kernels, loader, passes * jpegs.size(), stepMs, decoder, releaseOnHost);
+                        GpuJpegDecoder.Stats s = decoder.stats();
+                        out.printf(Locale.ROOT, "    backend %s: decode call %.2f ms/batch over %d batches, scratch blocks"
+                                        + " made %d, reused %d, fallback batches %d%n", decoder.backend(),
+                                s.decodeCallNanos() / 1e6 / Math.max(1, s.batches()), s.batches(),
+                                s.scratchAllocations(), s.scratchReuses(), s.fallbackBatches());
+                    } catch (RuntimeException e) {
+                        out.println("  variant " + variant + ", step " + stepMs + " ms: failed: " + e);
+                        e.printStackTrace(out);
+                    }
+                }
+            }
+        }
+    }
+
     /** An epoch of the folder {@code passes} times over, shuffled: long enough for a steady state at many workers. */
     private static RandomSampler epochOf(long size, int passes) {
         return RandomSampler.builder(size).numSamples(size * passes).seed(1).build();
@@ -179,11 +233,16 @@ public final class JpegLoopBench {
     /** One warm-up epoch, then the measured one; a step of 0 ms measures the loader alone. */
     private static void row(PrintStream out, CudaRuntime cuda, Kernels kernels, DataLoader<?> loader, long images,
                             double stepMs, GpuJpegDecoder stage) {
+        row(out, cuda, kernels, loader, images, stepMs, stage, null);
+    }
+
+    private static void row(PrintStream out, CudaRuntime cuda, Kernels kernels, DataLoader<?> loader, long images,
+                            double stepMs, GpuJpegDecoder stage, Boolean releaseOnHost) {
         long stepNs = (long) (stepMs * 1e6);
-        DeviceStepLoop.run(cuda, kernels, batches(loader), stepNs, SLOTS, stage);
+        DeviceStepLoop.run(cuda, kernels, batches(loader), stepNs, SLOTS, stage, releaseOnHost);
         long cpu0 = ProcessCpu.nanos();
         long t0 = System.nanoTime();
-        DeviceStepLoop.Result r = DeviceStepLoop.run(cuda, kernels, batches(loader), stepNs, SLOTS, stage);
+        DeviceStepLoop.Result r = DeviceStepLoop.run(cuda, kernels, batches(loader), stepNs, SLOTS, stage, releaseOnHost);
         double wallMs = (System.nanoTime() - t0) / 1e6;
         long cpu = ProcessCpu.nanos() - cpu0;
         out.printf(Locale.ROOT, "%8.1f %8d %9.2f%% %12.1f %12.1f %16.1f %16.2f %14.1f%n", stepMs, r.steps(),
