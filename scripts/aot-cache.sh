@@ -14,7 +14,9 @@
 # use (another JVM, other flags) it refuses and starts without; its log lines about that are
 # turned off (-Xlog:aot=off,cds=off), so a stale or foreign cache prints nothing. A folder that
 # cannot be written, or a cache that cannot be made, leaves the run as it was: without one.
-# STOKER_AOT=0 turns it off; an -XX:AOT... flag of one's own in STOKER_JAVA_OPTS wins.
+# STOKER_AOT=0 turns it off; an -XX:AOT... flag of one's own in STOKER_JAVA_OPTS wins. A recording
+# run has no Flight Recorder: to attach one with jcmd, use STOKER_AOT=0 (or a later run, which uses
+# the cache); a -XX:StartFlightRecording in STOKER_JAVA_OPTS is never a recording run.
 
 # aot_flags JAVA JAR "JVM FLAGS" ARGS...: prints the flags for this run (none, record or use);
 # makes the cache first when an earlier run recorded it.
@@ -59,6 +61,9 @@ aot_flags() {
     echo "-XX:AOTCache=$base.aot $quiet"
     return 0
   fi
+  # A JVM recording for the cache runs without Flight Recorder (JDK 25 drops -XX:StartFlightRecording
+  # there, and jcmd's JFR commands fail): a run that asks for a recording runs without the cache.
+  case " ${STOKER_JAVA_OPTS:-} " in *"FlightRecord"*) return 0 ;; esac
   # Record. Before, the files of older builds of this jar go, and recordings left by runs that died.
   local f
   for f in "$dir/stoker-$owner-"*; do
