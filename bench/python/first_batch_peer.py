@@ -33,7 +33,8 @@ def main():
     args = ap.parse_args()
     import torch
     from torch.utils.data import DataLoader
-    peers = os.environ.get("PEERS", "/work/shared/peers")
+    from peers_folder import default_peers
+    peers = default_peers()
     sys.path.insert(0, peers)
     import bench  # peers/bench.py: the workloads' datasets and transforms
     if args.workload == "W1":

@@ -13,12 +13,13 @@ peers folder (--peers, default ../shared/peers beside this checkout) for the har
 transform.
 """
 import argparse, os, sys
+from peers_folder import default_peers
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--workload", required=True, choices=["W2-MDS", "W3-MDS"])
 ap.add_argument("--workers", type=int, default=0)
 ap.add_argument("--reps", type=int, default=3)
-ap.add_argument("--peers", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "peers"))
+ap.add_argument("--peers", default=default_peers(), help="the PyTorch peers' folder (default: PEERS, else shared/peers beside this checkout or above it)")
 a = ap.parse_args()
 sys.path.insert(0, os.path.abspath(a.peers))
 

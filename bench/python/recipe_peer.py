@@ -14,6 +14,7 @@ Needs torch 1.13, torchvision 0.14 (Debian's /usr/bin/python3 has both) and the 
 folder (--peers, default ../shared/peers beside this checkout) for the harness.
 """
 import argparse, math, os, random, sys, time
+from peers_folder import default_peers
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--workers", type=int, default=2)
@@ -21,7 +22,7 @@ ap.add_argument("--prefetch", type=int, default=2)
 ap.add_argument("--persistent", action="store_true")
 ap.add_argument("--reps", type=int, default=3)
 ap.add_argument("--samples", type=int, default=0, help="only the first N images (a smoke run); 0: all")
-ap.add_argument("--peers", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "peers"))
+ap.add_argument("--peers", default=default_peers(), help="the PyTorch peers' folder (default: PEERS, else shared/peers beside this checkout or above it)")
 a = ap.parse_args()
 sys.path.insert(0, os.path.abspath(a.peers))
 

@@ -20,6 +20,7 @@ Run (Debian's python3 has torch; give it `tokenizers` without touching the syste
   PYTHONPATH=/tmp/w10py PEER_DATA=DIR /usr/bin/python3 bench/python/w10_peer.py --workers 2
 """
 import argparse, json, math, os, random, sys
+from peers_folder import default_peers
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--gen", action="store_true", help="write DIR/w10 (the corpus and tokenizer.json) and exit")
@@ -27,7 +28,7 @@ ap.add_argument("--root", default=os.environ.get("PEER_DATA", "bench-data"))
 ap.add_argument("--workers", type=int, default=0)
 ap.add_argument("--prefetch", type=int, default=2)
 ap.add_argument("--reps", type=int, default=3)
-ap.add_argument("--peers", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "peers"))
+ap.add_argument("--peers", default=default_peers(), help="the PyTorch peers' folder (default: PEERS, else shared/peers beside this checkout or above it)")
 a = ap.parse_args()
 
 FILES, DOCS, SEQ, BATCH, CHUNK, VOCAB = 4, 8000, 1024, 16, 64, 16384

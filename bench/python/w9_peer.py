@@ -18,13 +18,14 @@ Needs torch and the shared peers folder (--peers, default ../shared/peers beside
 for the harness (null consumer, timing, memory).
 """
 import argparse, json, os, sys, time
+from peers_folder import default_peers
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--workers", type=int, default=0)
 ap.add_argument("--reps", type=int, default=3)
 ap.add_argument("--file", default=os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
                                                "stoker", "bench-data", "w9-sft-10000.jsonl"))
-ap.add_argument("--peers", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "peers"))
+ap.add_argument("--peers", default=default_peers(), help="the PyTorch peers' folder (default: PEERS, else shared/peers beside this checkout or above it)")
 a = ap.parse_args()
 sys.path.insert(0, os.path.abspath(a.peers))
 
