@@ -1,7 +1,6 @@
 package dev.stoker.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,12 +21,7 @@ class LauncherAotTest {
     Path tmp;
 
     private static Path root() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isRegularFile(p.resolve("scripts/aot-cache.sh"))) {
-            p = p.getParent();
-        }
-        assumeTrue(p != null, "not run from inside the repository");
-        return p;
+        return RepositoryRoot.holding("scripts/aot-cache.sh");
     }
 
     private String flags(Map<String, String> env) throws IOException, InterruptedException {

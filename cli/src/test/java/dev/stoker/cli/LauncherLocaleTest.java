@@ -20,12 +20,7 @@ import org.junit.jupiter.api.Test;
 class LauncherLocaleTest {
 
     private static Path root() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isRegularFile(p.resolve("scripts/utf8-locale.sh"))) {
-            p = p.getParent();
-        }
-        assumeTrue(p != null, "not run from inside the repository");
-        return p;
+        return RepositoryRoot.holding("scripts/utf8-locale.sh");
     }
 
     /** LC_ALL after use_utf8_locale, in a shell whose locale variables are only {@code locale}. */
