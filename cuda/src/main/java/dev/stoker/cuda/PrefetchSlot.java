@@ -106,15 +106,25 @@ final class PrefetchSlot implements AutoCloseable {
     }
 
     /** The slot's n-th device buffer, grown (never per batch) when a tensor outgrows it. */
+    /** The size a buffer outgrown by a batch of {@code bytes} is replaced with: a quarter more, in 2 MiB steps. */
+    static long grownSize(long bytes) {
+        long step = 2L << 20;
+        long want = bytes + bytes / 4;
+        return (want + step - 1) / step * step;
+    }
+
     private DeviceBuffer bufferFor(int n, long bytes) {
         if (n < buffers.size() && buffers.get(n).byteSize() >= bytes) {
             return buffers.get(n);
         }
         if (n < buffers.size()) {
-            // The old buffer may still be read by queued work: wait for it before freeing.
+            // The old buffer may still be read by queued work: wait for it before freeing. Freeing
+            // device memory waits for the whole GPU, the running step included, so a buffer grows
+            // with room to spare: batches of varying length then outgrow it a few times, not at
+            // every new longest batch.
             stream.synchronize();
             buffers.get(n).close();
-            DeviceBuffer grown = DeviceBuffer.allocate(cuda, bytes);
+            DeviceBuffer grown = DeviceBuffer.allocate(cuda, grownSize(bytes));
             buffers.set(n, grown);
             return grown;
         }
