@@ -1,7 +1,6 @@
 package dev.stoker.formats.jsonl;
 
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -357,7 +356,7 @@ final class JsonField {
     /** A string from the opening quote; returns its value when {@code build}, else checks it and returns null. */
     private String string(boolean build) throws Bad {
         pos++; // '"'
-        StringBuilder out = build ? new StringBuilder() : null;
+        StringBuilder out = null; // made at the first escape of a string being built: most strings have none
         int run = pos; // start of the current run of raw bytes
         boolean ascii = true;
         while (true) {
@@ -366,11 +365,16 @@ final class JsonField {
             }
             int c = b[pos] & 0xFF;
             if (c == '"' || c == '\\') {
-                flush(out, run, pos, ascii);
+                String piece = piece(run, pos, ascii, build);
                 ascii = true;
                 if (c == '"') {
                     pos++;
-                    return build ? out.toString() : null;
+                    if (!build) return null;
+                    return out == null ? piece : out.append(piece).toString();
+                }
+                if (build) {
+                    if (out == null) out = new StringBuilder(piece.length() + 16);
+                    out.append(piece);
                 }
                 escape(out);
                 run = pos;
@@ -385,26 +389,27 @@ final class JsonField {
         }
     }
 
-    /** Appends raw bytes [from, to) to {@code out}, checked as UTF-8 (even when not building). */
-    private void flush(StringBuilder out, int from, int to, boolean ascii) throws Bad {
+    /**
+     * Raw bytes [from, to) as text (null when not {@code build}), checked as UTF-8 either way. The
+     * JDK's {@code String} constructor decodes UTF-8 in one intrinsic pass but replaces what is
+     * malformed with U+FFFD instead of failing; only a piece holding a U+FFFD is decoded again
+     * strictly, to tell a real U+FFFD from a replaced byte.
+     */
+    private String piece(int from, int to, boolean ascii, boolean build) throws Bad {
         if (ascii) {
-            if (out != null) {
-                for (int i = from; i < to; i++) {
-                    out.append((char) b[i]);
-                }
-            }
-            return;
+            return build ? new String(b, from, to - from, StandardCharsets.ISO_8859_1) : null;
         }
-        CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-        try {
-            CharBuffer chars = d.decode(ByteBuffer.wrap(b, from, to - from));
-            if (out != null) {
-                out.append(chars);
+        String text = new String(b, from, to - from, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') >= 0) {
+            CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+            try {
+                d.decode(ByteBuffer.wrap(b, from, to - from));
+            } catch (CharacterCodingException e) {
+                throw new Bad(from, "a string is not valid UTF-8");
             }
-        } catch (CharacterCodingException e) {
-            throw new Bad(from, "a string is not valid UTF-8");
         }
+        return build ? text : null;
     }
 
     private void escape(StringBuilder out) throws Bad {
