@@ -85,6 +85,21 @@ final class AnonymousMemory {
         });
     }
 
+    /**
+     * Links the native calls on the calling thread, once per JVM: returns at once when they are
+     * linked, waits for a link under way on another thread (the class initialization lock).
+     */
+    static void link() {
+        LINKING.set(true);
+        try {
+            Class.forName(Native.class.getName(), true, AnonymousMemory.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            // the next block then meets the same error, where it is reported as before
+        } finally {
+            linked = true;
+        }
+    }
+
     /** Whether blocks can be mapped here. */
     static boolean available() {
         return Native.MMAP != null && Native.MUNMAP != null && Native.MADVISE != null;

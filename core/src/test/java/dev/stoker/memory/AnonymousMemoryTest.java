@@ -86,6 +86,35 @@ class AnonymousMemoryTest {
         }
     }
 
+    /**
+     * In a new JVM, a caller that links the calls itself ({@link MemorySources#linkNativeCalls}, as
+     * the JPEG decoder does once libjpeg-turbo is linked) has the very first large block mapped.
+     */
+    @Test
+    void afterLinkNativeCallsTheFirstBlockOfANewJvmIsMapped() throws Exception {
+        Assumptions.assumeTrue(AnonymousMemory.available(), "mmap and madvise: Linux only");
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), LinkedFirst.class.getName()).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).as(out).isZero();
+        assertThat(out).contains("before: linked=false", "first: mapped=true");
+    }
+
+    /** The child of the test above. */
+    static final class LinkedFirst {
+        public static void main(String[] args) {
+            System.out.println("before: linked=" + AnonymousMemory.linked());
+            MemorySources.linkNativeCalls();
+            MemorySources.linkNativeCalls(); // a second call returns at once
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment first = OrdinaryMemory.fresh(4L << 20, 64, arena);
+                System.out.println("first: mapped=" + (first.address() % AnonymousMemory.HUGE_PAGE == 0));
+            }
+        }
+    }
+
     @Test
     void lockedMemoryOnAMappingUnlocksBeforeItIsUnmapped() {
         LockedMemory source = new LockedMemory();
