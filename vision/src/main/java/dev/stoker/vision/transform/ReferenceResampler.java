@@ -88,18 +88,27 @@ final class ReferenceResampler {
                                    int[] bx, int[] kx, int ksx, int xLo, boolean vector) {
         int b3 = rows * 3;
         for (int i = 0; i < outW; i++) {
-            java.util.Arrays.fill(hacc, 0, b3, Resampler.HALF);
-            int first = bx[2 * i] - xLo;
-            int taps = bx[2 * i + 1];
-            int k0 = i * ksx;
-            for (int k = 0; k < taps; k++) {
-                Mac.mac(vector, hacc, columns, (first + k) * b3, kx[k0 + k], b3);
-            }
-            for (int rr = 0, q = at + 3 * i, e = 0; rr < rows; rr++, q += rowLen, e += 3) {
-                tmp[q] = Resampler.clip(hacc[e]);
-                tmp[q + 1] = Resampler.clip(hacc[e + 1]);
-                tmp[q + 2] = Resampler.clip(hacc[e + 2]);
-            }
+            column(columns, b3, hacc, tmp, at + 3 * i, rowLen, bx[2 * i] - xLo, bx[2 * i + 1], kx, i * ksx, vector);
+        }
+    }
+
+    /**
+     * One output column of a block: {@code taps} source columns from {@code first}, weighted by
+     * {@code kx[k0..]}, into {@code tmp} from {@code q}, one pixel per row. A method of its own,
+     * with short loops, called once per output column, so that the JIT compiles it whole early on
+     * (inside horizontal's loop it cost C2 three on-stack compilations of horizontal during a new
+     * JVM's first batch, 25-60 ms of a core each, on a machine whose two cores the workers share).
+     */
+    private static void column(int[] columns, int b3, int[] hacc, int[] tmp, int q, int rowLen, int first, int taps,
+                               int[] kx, int k0, boolean vector) {
+        java.util.Arrays.fill(hacc, 0, b3, Resampler.HALF);
+        for (int k = 0; k < taps; k++) {
+            Mac.mac(vector, hacc, columns, (first + k) * b3, kx[k0 + k], b3);
+        }
+        for (int e = 0; e < b3; e += 3, q += rowLen) {
+            tmp[q] = Resampler.clip(hacc[e]);
+            tmp[q + 1] = Resampler.clip(hacc[e + 1]);
+            tmp[q + 2] = Resampler.clip(hacc[e + 2]);
         }
     }
 
