@@ -63,7 +63,7 @@ public final class Resampler {
     /** Writes {@code tile} into {@code slot}, a {@code (3, H, W)} tensor of the tile's size, normalized. */
     public static void write(Tile tile, Normalize normalize, Tensor slot, Scratch scratch) {
         SlotWriter writer = new SlotWriter(slot, normalize, tile.width(), tile.height(), scratch);
-        if (Mac.WIDE && writer.isF32() && Mac.vectorReady()) {
+        if (Mac.vectorReady() && writer.isF32() && Mac.wide()) {
             VectorResampler.write(tile, writer);
             return;
         }
@@ -76,7 +76,7 @@ public final class Resampler {
     private static void render(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
         Taps t = Taps.of(source, g, scratch);
         boolean vector = Mac.vectorNow(); // the plain loops in a new JVM until the vector code is compiled
-        if (vector && Mac.WIDE) {
+        if (vector && Mac.wide()) {
             VectorResampler.render(source, g, t, writer, scratch);
         } else {
             ReferenceResampler.render(source, g, t, writer, scratch, vector);
