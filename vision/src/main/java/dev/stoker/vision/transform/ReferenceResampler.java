@@ -74,12 +74,21 @@ final class ReferenceResampler {
     private static void transpose(byte[] src, int[] columns, int spanPx, int rows) {
         int rowBytes = spanPx * 3;
         // Column by column: sequential writes, reads from `rows` lines that stay in L1.
-        for (int x = 0, o = 0; x < spanPx; x++) {
-            for (int q = 3 * x, rr = 0; rr < rows; rr++, q += rowBytes, o += 3) {
-                columns[o] = src[q] & 0xFF;
-                columns[o + 1] = src[q + 1] & 0xFF;
-                columns[o + 2] = src[q + 2] & 0xFF;
-            }
+        for (int x = 0; x < spanPx; x++) {
+            transposeColumn(src, 3 * x, rowBytes, columns, x * rows * 3, rows);
+        }
+    }
+
+    /**
+     * One column of {@link #transpose}: a method of its own with a short loop, called once per
+     * source column, so that a new JVM's first image runs it compiled after a few hundred columns
+     * rather than interpreted until an on-stack compilation of transpose.
+     */
+    private static void transposeColumn(byte[] src, int q, int rowBytes, int[] columns, int o, int rows) {
+        for (int rr = 0; rr < rows; rr++, q += rowBytes, o += 3) {
+            columns[o] = src[q] & 0xFF;
+            columns[o + 1] = src[q + 1] & 0xFF;
+            columns[o + 2] = src[q + 2] & 0xFF;
         }
     }
 
