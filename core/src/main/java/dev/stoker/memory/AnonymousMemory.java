@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Large blocks as anonymous mappings that the kernel may back with transparent huge pages
@@ -26,8 +27,15 @@ final class AnonymousMemory {
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final int MADV_HUGEPAGE = 14;
     private static final AtomicBoolean LINKING = new AtomicBoolean();
+    /** Blocks asked for before the calls were linked: the second starts the link (see {@link #linkInBackground}). */
+    private static final AtomicInteger ASKED_UNLINKED = new AtomicInteger();
     /** Set when the native calls are linked (or failed to): until then {@link #map} does not wait for them. */
     private static volatile boolean linked;
+
+    /** Whether a link of the native calls has been started (or done). */
+    static boolean linkStarted() {
+        return LINKING.get();
+    }
 
     /** Whether the native calls are linked, without waiting for a link under way. */
     static boolean linked() {
@@ -64,11 +72,14 @@ final class AnonymousMemory {
     /**
      * Links the native calls on a thread of their own, once per JVM, unless done: in a new JVM
      * linking them (this class's initializer) takes 100-300 ms of a core, the FFM linker's own
-     * start-up most of it. Started by the first block asked for ({@link #map}), which is allocated
-     * rather than mapped, as is every block asked for until the link is done: a new loader's first
-     * batch neither waits for the link nor shares the cores with it while its workers start (with
-     * the link started when a pool was made, W1's cold first batch came about 100 ms later at a
-     * load of 7 than with no link at all). The link is never done twice.
+     * start-up most of it. Started by the second block asked for ({@link #map}); that one and
+     * every block asked for until the link is done are allocated rather than mapped, and so is the
+     * first, a new loader's first batch's, which does not start it: the first batch neither waits
+     * for the link nor shares the cores with it (with the link started when a pool was made, W1's
+     * cold first batch came about 100 ms later at a load of 7 than with no link at all; started by
+     * the first block, it ran beside the first batch's last samples and collate: 0-26 ms later,
+     * median 13, in 5 pairs). A thread whose linker is warm links them at once instead
+     * ({@link #link}). The link is never done twice.
      */
     static void linkInBackground() {
         if (LINKING.getAndSet(true)) {
@@ -85,6 +96,21 @@ final class AnonymousMemory {
         });
     }
 
+    /**
+     * Links the native calls on the calling thread, once per JVM: returns at once when they are
+     * linked, waits for a link under way on another thread (the class initialization lock).
+     */
+    static void link() {
+        LINKING.set(true);
+        try {
+            Class.forName(Native.class.getName(), true, AnonymousMemory.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            // the next block then meets the same error, where it is reported as before
+        } finally {
+            linked = true;
+        }
+    }
+
     /** Whether blocks can be mapped here. */
     static boolean available() {
         return Native.MMAP != null && Native.MUNMAP != null && Native.MADVISE != null;
@@ -98,9 +124,11 @@ final class AnonymousMemory {
      */
     static MemorySegment map(long bytes, long alignment, Arena arena) {
         if (!linked) {
-            // Not linked yet: link in the background, and allocate this block meanwhile (without
-            // huge pages) rather than wait; see linkInBackground.
-            linkInBackground();
+            // Not linked yet: from the second block on, link in the background; allocate this
+            // block meanwhile (without huge pages) rather than wait; see linkInBackground.
+            if (ASKED_UNLINKED.incrementAndGet() >= 2) {
+                linkInBackground();
+            }
             return null;
         }
         if (!available() || alignment > HUGE_PAGE || bytes <= 0) {

@@ -22,6 +22,20 @@ public final class MemorySources {
     }
 
     /**
+     * Links the native calls that {@linkplain #ordinary() ordinary memory} maps its large blocks
+     * with ({@code mmap}, {@code madvise}), on the calling thread, once per JVM; later calls return
+     * at once, or wait for a link under way. Until they are linked, a new JVM's pools allocate and
+     * zero their blocks instead: for a first batch of 40 MB, 40-60 ms of the worker that asked for
+     * it, while the workers that share the batch wait. The link costs 100-300 ms of a core where
+     * nothing has used the FFM linker yet, 20-30 ms where something has: call it from a thread of
+     * your own that has just linked a native library (Stoker's JPEG decoder does, after
+     * libjpeg-turbo), and a pool links the calls itself otherwise, in the background.
+     */
+    public static void linkNativeCalls() {
+        AnonymousMemory.link();
+    }
+
+    /**
      * Page-locked memory for copies to an accelerator: from the first {@link PinnedMemoryProvider}
      * on the class path whose device is present (CUDA's {@code cudaHostAlloc} with
      * {@code stoker-cuda}), else {@link #locked()}. Logs one line saying which, and why.

@@ -52,8 +52,9 @@ class AnonymousMemoryTest {
 
     /**
      * In a new JVM (a child of this one: whether the calls are linked is the JVM's state) the first
-     * large block is allocated at once, not mapped, and starts the link in the background; once it
-     * is done, large blocks are mappings on a huge-page boundary again.
+     * large block is allocated at once, not mapped, and does not start the link (it would run beside
+     * a new loader's first batch); the second starts it in the background, and is allocated too;
+     * once the link is done, large blocks are mappings on a huge-page boundary again.
      */
     @Test
     void theFirstBlocksAreAllocatedWhileTheLinkRunsInTheBackgroundAndMappedAfter() throws Exception {
@@ -64,7 +65,8 @@ class AnonymousMemoryTest {
         String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(child.exitValue()).as(out).isZero();
-        assertThat(out).contains("first: linked=false mapped=false", "later: linked=true mapped=true");
+        assertThat(out).contains("first: linked=false started=false mapped=false",
+                "second: started=true mapped=false", "later: linked=true mapped=true");
     }
 
     /** The child of the test above. */
@@ -73,15 +75,48 @@ class AnonymousMemoryTest {
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment first = OrdinaryMemory.fresh(4L << 20, 64, arena);
                 boolean firstLinked = AnonymousMemory.linked();
+                boolean firstStarted = AnonymousMemory.linkStarted();
                 first.fill((byte) 1);
-                System.out.println("first: linked=" + firstLinked + " mapped="
+                System.out.println("first: linked=" + firstLinked + " started=" + firstStarted + " mapped="
                         + (first.address() % AnonymousMemory.HUGE_PAGE == 0));
+                MemorySegment second = OrdinaryMemory.fresh(4L << 20, 64, arena);
+                System.out.println("second: started=" + AnonymousMemory.linkStarted() + " mapped="
+                        + (second.address() % AnonymousMemory.HUGE_PAGE == 0));
                 for (int i = 0; i < 6000 && !AnonymousMemory.linked(); i++) {
                     Thread.sleep(10);
                 }
                 MemorySegment later = OrdinaryMemory.fresh(4L << 20, 64, arena);
                 System.out.println("later: linked=" + AnonymousMemory.linked() + " mapped="
                         + (later.address() % AnonymousMemory.HUGE_PAGE == 0));
+            }
+        }
+    }
+
+    /**
+     * In a new JVM, a caller that links the calls itself ({@link MemorySources#linkNativeCalls}, as
+     * the JPEG decoder does once libjpeg-turbo is linked) has the very first large block mapped.
+     */
+    @Test
+    void afterLinkNativeCallsTheFirstBlockOfANewJvmIsMapped() throws Exception {
+        Assumptions.assumeTrue(AnonymousMemory.available(), "mmap and madvise: Linux only");
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), LinkedFirst.class.getName()).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).as(out).isZero();
+        assertThat(out).contains("before: linked=false", "first: mapped=true");
+    }
+
+    /** The child of the test above. */
+    static final class LinkedFirst {
+        public static void main(String[] args) {
+            System.out.println("before: linked=" + AnonymousMemory.linked());
+            MemorySources.linkNativeCalls();
+            MemorySources.linkNativeCalls(); // a second call returns at once
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment first = OrdinaryMemory.fresh(4L << 20, 64, arena);
+                System.out.println("first: mapped=" + (first.address() % AnonymousMemory.HUGE_PAGE == 0));
             }
         }
     }

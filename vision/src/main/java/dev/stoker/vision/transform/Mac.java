@@ -9,8 +9,6 @@ package dev.stoker.vision.transform;
  */
 final class Mac {
     static final boolean VECTOR = vector();
-    /** Vectors of 256 bits or more: {@link VectorResampler}'s path (it widens 8 or 16 bytes at once). */
-    static final boolean WIDE = VECTOR && VectorMac.bitSize() >= 256;
 
     /**
      * Images a new JVM renders with the plain loops before {@link VectorWarmup} starts. Vector code
@@ -54,6 +52,21 @@ final class Mac {
             VectorWarmup.start();
         }
         return false;
+    }
+
+    /**
+     * Vectors of 256 bits or more: {@link VectorResampler}'s path (it widens 8 or 16 bytes at once).
+     * Asked for only where the vector code may run: the answer initializes the Vector API (34
+     * classes and their set-up, on the first image's path when this class computed it), which a
+     * new JVM's first images, on the plain loops, do without.
+     */
+    static boolean wide() {
+        return VECTOR && Wide.WIDE;
+    }
+
+    /** {@link #wide()}'s answer, computed when first asked for. */
+    private static final class Wide {
+        static final boolean WIDE = VectorMac.bitSize() >= 256;
     }
 
     /** Whether the warm-up has handed over (without counting an image). */

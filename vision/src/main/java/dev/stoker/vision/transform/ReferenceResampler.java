@@ -39,35 +39,13 @@ final class ReferenceResampler {
         long stride = 3L * source.width();
         for (int r0 = yLo; r0 < yHi; r0 += BLOCK) {
             int rows = Math.min(BLOCK, yHi - r0);
-            int b3 = rows * 3;
             int rowBytes = spanPx * 3;
             for (int rr = 0; rr < rows; rr++) {
                 MemorySegment.copy(pixels, ValueLayout.JAVA_BYTE, (r0 + rr - source.top()) * stride
                         + 3L * (xLo - source.left()), src, rr * rowBytes, rowBytes);
             }
-            // Column by column: sequential writes, reads from `rows` lines that stay in L1.
-            for (int x = 0, o = 0; x < spanPx; x++) {
-                for (int q = 3 * x, rr = 0; rr < rows; rr++, q += rowBytes, o += 3) {
-                    columns[o] = src[q] & 0xFF;
-                    columns[o + 1] = src[q + 1] & 0xFF;
-                    columns[o + 2] = src[q + 2] & 0xFF;
-                }
-            }
-            int at = (r0 - yLo) * rowLen;
-            for (int i = 0; i < outW; i++) {
-                java.util.Arrays.fill(hacc, 0, b3, Resampler.HALF);
-                int first = bx[2 * i] - xLo;
-                int taps = bx[2 * i + 1];
-                int k0 = i * t.ksx;
-                for (int k = 0; k < taps; k++) {
-                    Mac.mac(vector, hacc, columns, (first + k) * b3, kx[k0 + k], b3);
-                }
-                for (int rr = 0, q = at + 3 * i, e = 0; rr < rows; rr++, q += rowLen, e += 3) {
-                    tmp[q] = Resampler.clip(hacc[e]);
-                    tmp[q + 1] = Resampler.clip(hacc[e + 1]);
-                    tmp[q + 2] = Resampler.clip(hacc[e + 2]);
-                }
-            }
+            transpose(src, columns, spanPx, rows);
+            horizontal(columns, rows, hacc, tmp, (r0 - yLo) * rowLen, rowLen, outW, bx, kx, t.ksx, xLo, vector);
         }
 
         // Vertical pass, one output row at a time, straight to the writer.
@@ -78,19 +56,80 @@ final class ReferenceResampler {
             writer.paddingRow(y);
         }
         for (int j = 0; j < outH; j++) {
-            java.util.Arrays.fill(acc, 0, rowLen, Resampler.HALF);
-            int first = by[2 * j] - yLo;
-            int taps = by[2 * j + 1];
-            for (int k = 0; k < taps; k++) {
-                Mac.mac(vector, acc, tmp, (first + k) * rowLen, ky[j * t.ksy + k], rowLen);
-            }
-            for (int i = 0; i < rowLen; i++) {
-                out[i] = (byte) Resampler.clip(acc[i]);
-            }
+            vertical(tmp, by[2 * j] - yLo, by[2 * j + 1], ky, j * t.ksy, rowLen, acc, out, vector);
             writer.row(ay.imgStart + j, out, 0);
         }
         for (int y = ay.imgEnd; y < ay.size; y++) {
             writer.paddingRow(y);
+        }
+    }
+
+    // The passes' loops are methods of their own, called per block of rows and per output row, so
+    // that the JIT compiles each of them, small, within a new JVM's first images. Inside render,
+    // called once per image, they ran in C1's profiled code until C2 had compiled all of render
+    // (25 kB, on-stack replacement twice and once whole: 70-130 ms of a core each time) for most
+    // of W3's cold first batch, this path being the one a new JVM renders with (Mac.vectorNow).
+
+    /** {@code rows} source rows of {@code spanPx} RGB pixels in {@code src}, widened and stored column by column. */
+    private static void transpose(byte[] src, int[] columns, int spanPx, int rows) {
+        int rowBytes = spanPx * 3;
+        // Column by column: sequential writes, reads from `rows` lines that stay in L1.
+        for (int x = 0; x < spanPx; x++) {
+            transposeColumn(src, 3 * x, rowBytes, columns, x * rows * 3, rows);
+        }
+    }
+
+    /**
+     * One column of {@link #transpose}: a method of its own with a short loop, called once per
+     * source column, so that a new JVM's first image runs it compiled after a few hundred columns
+     * rather than interpreted until an on-stack compilation of transpose.
+     */
+    private static void transposeColumn(byte[] src, int q, int rowBytes, int[] columns, int o, int rows) {
+        for (int rr = 0; rr < rows; rr++, q += rowBytes, o += 3) {
+            columns[o] = src[q] & 0xFF;
+            columns[o + 1] = src[q + 1] & 0xFF;
+            columns[o + 2] = src[q + 2] & 0xFF;
+        }
+    }
+
+    /** One block of {@code rows} transposed source rows to {@code outW} pixels each, into {@code tmp} from {@code at}. */
+    private static void horizontal(int[] columns, int rows, int[] hacc, int[] tmp, int at, int rowLen, int outW,
+                                   int[] bx, int[] kx, int ksx, int xLo, boolean vector) {
+        int b3 = rows * 3;
+        for (int i = 0; i < outW; i++) {
+            column(columns, b3, hacc, tmp, at + 3 * i, rowLen, bx[2 * i] - xLo, bx[2 * i + 1], kx, i * ksx, vector);
+        }
+    }
+
+    /**
+     * One output column of a block: {@code taps} source columns from {@code first}, weighted by
+     * {@code kx[k0..]}, into {@code tmp} from {@code q}, one pixel per row. A method of its own,
+     * with short loops, called once per output column, so that the JIT compiles it whole early on
+     * (inside horizontal's loop it cost C2 three on-stack compilations of horizontal during a new
+     * JVM's first batch, 25-60 ms of a core each, on a machine whose two cores the workers share).
+     */
+    private static void column(int[] columns, int b3, int[] hacc, int[] tmp, int q, int rowLen, int first, int taps,
+                               int[] kx, int k0, boolean vector) {
+        java.util.Arrays.fill(hacc, 0, b3, Resampler.HALF);
+        for (int k = 0; k < taps; k++) {
+            Mac.mac(vector, hacc, columns, (first + k) * b3, kx[k0 + k], b3);
+        }
+        for (int e = 0; e < b3; e += 3, q += rowLen) {
+            tmp[q] = Resampler.clip(hacc[e]);
+            tmp[q + 1] = Resampler.clip(hacc[e + 1]);
+            tmp[q + 2] = Resampler.clip(hacc[e + 2]);
+        }
+    }
+
+    /** One output row: {@code taps} rows of {@code tmp} from row {@code first}, weighted by {@code ky[k0..]}, into {@code out}. */
+    private static void vertical(int[] tmp, int first, int taps, int[] ky, int k0, int rowLen, int[] acc, byte[] out,
+                                 boolean vector) {
+        java.util.Arrays.fill(acc, 0, rowLen, Resampler.HALF);
+        for (int k = 0; k < taps; k++) {
+            Mac.mac(vector, acc, tmp, (first + k) * rowLen, ky[k0 + k], rowLen);
+        }
+        for (int i = 0; i < rowLen; i++) {
+            out[i] = (byte) Resampler.clip(acc[i]);
         }
     }
 }

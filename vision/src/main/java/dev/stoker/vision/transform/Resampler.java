@@ -63,7 +63,7 @@ public final class Resampler {
     /** Writes {@code tile} into {@code slot}, a {@code (3, H, W)} tensor of the tile's size, normalized. */
     public static void write(Tile tile, Normalize normalize, Tensor slot, Scratch scratch) {
         SlotWriter writer = new SlotWriter(slot, normalize, tile.width(), tile.height(), scratch);
-        if (Mac.WIDE && writer.isF32() && Mac.vectorReady()) {
+        if (Mac.vectorReady() && writer.isF32() && Mac.wide()) {
             VectorResampler.write(tile, writer);
             return;
         }
@@ -76,7 +76,7 @@ public final class Resampler {
     private static void render(SourcePixels source, Geometry g, RowSink writer, Scratch scratch) {
         Taps t = Taps.of(source, g, scratch);
         boolean vector = Mac.vectorNow(); // the plain loops in a new JVM until the vector code is compiled
-        if (vector && Mac.WIDE) {
+        if (vector && Mac.wide()) {
             VectorResampler.render(source, g, t, writer, scratch);
         } else {
             ReferenceResampler.render(source, g, t, writer, scratch, vector);
@@ -121,43 +121,44 @@ public final class Resampler {
             scale = a.scale * s;
         }
         double filterscale = Math.max(scale, 1.0);
-        double support = filterscale;
-        double ss = 1.0 / filterscale;
         double[] w = scratch.weights(ksize);
         for (int i = 0; i < count; i++) {
-            double center = in0 + (i + a.shift + 0.5) * scale;
-            int xmin = (int) (center - support + 0.5);
-            if (xmin < 0) {
-                xmin = 0;
-            }
-            int xmax = (int) (center + support + 0.5);
-            if (xmax > inSize) {
-                xmax = inSize;
-            }
-            xmax -= xmin;
-            if (xmax < 0) {
-                xmax = 0;
-            }
-            double ww = 0.0;
-            for (int x = 0; x < xmax; x++) {
-                double v = bilinear((x + xmin - center + 0.5) * ss);
-                w[x] = v;
-                ww += v;
-            }
-            int k0 = i * ksize;
-            for (int x = 0; x < ksize; x++) {
-                double v = x < xmax && ww != 0.0 ? w[x] / ww : 0.0;
-                kk[k0 + x] = (int) (v < 0 ? -0.5 + v * (1 << PRECISION_BITS) : 0.5 + v * (1 << PRECISION_BITS));
-            }
-            bounds[2 * i] = origin + xmin;
-            bounds[2 * i + 1] = xmax;
+            output(i, in0 + (i + a.shift + 0.5) * scale, filterscale, origin, inSize, bounds, kk, ksize, w);
         }
     }
 
-    private static double bilinear(double x) {
-        if (x < 0.0) {
-            x = -x;
+    /**
+     * The bounds and weights of output {@code i}, whose centre is at {@code center} in the source:
+     * a method of its own, called per output, so that the JIT compiles it whole and early, where
+     * as the body of {@link #coefficients}'s loop (called twice per image) its inner loops cost C2
+     * two on-stack compilations and two whole ones of coefficients during a new JVM's first batch.
+     */
+    private static void output(int i, double center, double filterscale, int origin, int inSize, int[] bounds,
+                               int[] kk, int ksize, double[] w) {
+        double support = filterscale;
+        double ss = 1.0 / filterscale;
+        // clamped without branches: C2 compiles them as taken or not as the first images went,
+        // and the first crop at an edge made it compile the method again
+        int xmin = Math.max(0, (int) (center - support + 0.5));
+        int xmax = Math.max(0, Math.min(inSize, (int) (center + support + 0.5)) - xmin);
+        double ww = 0.0;
+        for (int x = 0; x < xmax; x++) {
+            double v = bilinear((x + xmin - center + 0.5) * ss);
+            w[x] = v;
+            ww += v;
         }
-        return x < 1.0 ? 1.0 - x : 0.0;
+        int k0 = i * ksize;
+        for (int x = 0; x < ksize; x++) {
+            double v = x < xmax && ww != 0.0 ? w[x] / ww : 0.0;
+            kk[k0 + x] = (int) (v < 0 ? -0.5 + v * (1 << PRECISION_BITS) : 0.5 + v * (1 << PRECISION_BITS));
+        }
+        bounds[2 * i] = origin + xmin;
+        bounds[2 * i + 1] = xmax;
+    }
+
+    private static double bilinear(double x) {
+        // 1 - |x| for |x| < 1, else 0, as PIL's; without branches, since C2 compiled them as the
+        // first images took them and compiled output() again at the first that did otherwise
+        return Math.max(0.0, 1.0 - Math.abs(x));
     }
 }

@@ -27,7 +27,7 @@ import jdk.incubator.vector.VectorSpecies;
  * slots and tiles get interleaved 8-bit rows through their {@link RowSink}.
  *
  * <p>The same integer sums as {@link ReferenceResampler} (lanes whose output has fewer taps than
- * the widest add zero weights): PIL's pixels to the bit. Loaded only when {@link Mac#WIDE}.
+ * the widest add zero weights): PIL's pixels to the bit. Loaded only when {@link Mac#wide()}.
  */
 final class VectorResampler {
     private static final VectorSpecies<Integer> I = IntVector.SPECIES_PREFERRED;

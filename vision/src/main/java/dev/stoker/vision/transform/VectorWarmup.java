@@ -53,7 +53,7 @@ final class VectorWarmup {
                 long t0 = System.nanoTime();
                 SlotWriter vectorWriter = new SlotWriter(vectorSlot, Normalize.IMAGENET, g, scratch);
                 Taps t = Taps.of(source, g, scratch);
-                if (Mac.WIDE) {
+                if (Mac.wide()) {
                     VectorResampler.render(source, g, t, vectorWriter, scratch);
                 } else {
                     ReferenceResampler.render(source, g, t, vectorWriter, scratch, true);

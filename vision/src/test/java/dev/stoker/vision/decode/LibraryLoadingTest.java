@@ -2,6 +2,8 @@ package dev.stoker.vision.decode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stoker.memory.Allocation;
+import dev.stoker.memory.MemorySources;
 import dev.stoker.vision.Fixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +39,39 @@ class LibraryLoadingTest {
         assertThat(out).contains("after WebPs: asked=true, 4 alike");
         if (out.contains("after WebPs: asked=true, 4 alike, with libwebp")) {
             assertThat(out).contains("WebP: libwebp (");
+        }
+    }
+
+    /**
+     * The thread that loads libjpeg-turbo links the pool's native calls after it, while the FFM
+     * linker is warm: once it has finished, a new JVM's first large block is mapped (on a huge-page
+     * boundary), not allocated and zeroed by the worker that asked for it.
+     */
+    @Test
+    void theLibraryLoadLinksThePoolsCallsSoThatTheFirstLargeBlockIsMapped() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("os.name", "").startsWith("Linux"), "mmap: Linux only");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), FirstBlock.class.getName()).redirectErrorStream(true).start();
+        String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).as(out).isZero();
+        assertThat(out).contains("first block: mapped=true");
+    }
+
+    /** Makes a decoder, waits for its loading thread to end, then asks for one 4 MiB block. */
+    static final class FirstBlock {
+        public static void main(String[] args) throws Exception {
+            try (ImageDecoder decoder = ImageDecoder.create()) {
+                for (Thread t : Thread.getAllStackTraces().keySet()) {
+                    if (t.getName().equals("stoker-load-turbojpeg")) {
+                        t.join(30_000);
+                    }
+                }
+                try (Allocation block = MemorySources.ordinary().allocate(4L << 20, 64)) {
+                    System.out.println("first block: mapped=" + (block.segment().address() % (2L << 20) == 0));
+                }
+            }
         }
     }
 

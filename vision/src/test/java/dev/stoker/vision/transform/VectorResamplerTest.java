@@ -21,7 +21,7 @@ class VectorResamplerTest {
 
     @Test
     void vectorPathEqualsReferencePath() {
-        assumeTrue(Mac.WIDE, "the JVM has no vectors of 256 bits or more: only the reference path runs");
+        assumeTrue(Mac.wide(), "the JVM has no vectors of 256 bits or more: only the reference path runs");
         SplittableRandom rnd = new SplittableRandom(19);
         DType[] dtypes = {DType.F32, DType.U8, DType.F16, DType.BF16};
         try (Arena arena = Arena.ofConfined()) {
@@ -115,7 +115,7 @@ class VectorResamplerTest {
 
     @Test
     void tileWriteEqualsTheTableWrite() {
-        assumeTrue(Mac.WIDE, "the JVM has no vectors of 256 bits or more");
+        assumeTrue(Mac.wide(), "the JVM has no vectors of 256 bits or more");
         SplittableRandom rnd = new SplittableRandom(23);
         try (Arena arena = Arena.ofConfined()) {
             for (int trial = 0; trial < 100; trial++) {
@@ -142,7 +142,7 @@ class VectorResamplerTest {
 
     @Test
     void paddingBesideWholeVectorsStaysBlack() {
-        assumeTrue(Mac.WIDE, "the JVM has no vectors of 256 bits or more");
+        assumeTrue(Mac.wide(), "the JVM has no vectors of 256 bits or more");
         // 64 image columns (whole vectors at 8 and 16 lanes) with 3 padding columns on the right:
         // a vector store of the last pixels must not spill into them.
         SplittableRandom rnd = new SplittableRandom(8);
@@ -167,7 +167,7 @@ class VectorResamplerTest {
 
     @Test
     void shrinkingFarUsesGathersAndStillAgrees() {
-        assumeTrue(Mac.WIDE, "the JVM has no vectors of 256 bits or more");
+        assumeTrue(Mac.wide(), "the JVM has no vectors of 256 bits or more");
         // 2000 columns to 37: every group of output columns spans far more than two vectors.
         int w = 2000;
         int h = 9;
