@@ -85,15 +85,7 @@ final class AnonymousMemory {
         if (LINKING.getAndSet(true)) {
             return;
         }
-        Thread.ofPlatform().daemon().name("stoker-link-mmap").start(() -> {
-            try {
-                Class.forName(Native.class.getName(), true, AnonymousMemory.class.getClassLoader());
-            } catch (ClassNotFoundException | LinkageError e) {
-                // the next block then meets the same error, where it is reported as before
-            } finally {
-                linked = true;
-            }
-        });
+        Thread.ofPlatform().daemon().name("stoker-link-mmap").start(AnonymousMemory::link);
     }
 
     /**
