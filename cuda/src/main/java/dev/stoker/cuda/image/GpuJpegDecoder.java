@@ -165,11 +165,6 @@ public final class GpuJpegDecoder implements DeviceStage, AutoCloseable {
         return backend == NvJpeg.BACKEND_HARDWARE ? "hardware" : "default";
     }
 
-    /** Batches the batched decoder refused, decoded image by image instead. */
-    public long fallbackBatches() {
-        return fallbackBatches;
-    }
-
     /**
      * What the decoder has done so far.
      *

@@ -147,13 +147,12 @@ public final class JpegLoopBench {
                 for (int workers : hardware ? new int[] {1, 2, 4, maxWorkers} : new int[] {maxWorkers}) {
                     for (double stepMs : hardware && workers == maxWorkers ? withZero(stepsMs) : new double[] {0}) {
                         try (GpuJpegDecoder decoder = GpuJpegDecoder.builder(cuda, jpegs).hardware(hardware).build();
-                             DataLoader<?> loader = DataLoader.builder(jpegs).batchSize(BATCH)
-                                     .sampler(epochOf(jpegs.size(), passes)).numWorkers(workers).persistentWorkers(true)
-                                     .pinMemory(true).build()) {
+                             DataLoader<?> loader = gpuLoader(jpegs, workers, passes)) {
                             out.printf(Locale.ROOT, "  %d workers:", workers);
                             row(out, cuda, kernels, loader, passes * jpegs.size(), stepMs, decoder);
-                            if (decoder.fallbackBatches() > 0) {
-                                out.println("  (" + decoder.fallbackBatches() + " batches decoded image by image)");
+                            long fallbacks = decoder.stats().fallbackBatches();
+                            if (fallbacks > 0) {
+                                out.println("  (" + fallbacks + " batches decoded image by image)");
                             }
                         } catch (RuntimeException e) {
                             out.println("  " + workers + " workers, step " + stepMs + " ms: failed: " + e);
@@ -196,9 +195,7 @@ public final class JpegLoopBench {
                 for (double stepMs : withZero(stepsMs)) {
                     try (GpuJpegDecoder decoder = GpuJpegDecoder.builder(cuda, jpegs).scratchPools(pools)
                             .pipelining(pipelining).hardware(engines).preallocate(prealloc).build();
-                         DataLoader<?> loader = DataLoader.builder(jpegs).batchSize(BATCH)
-                                 .sampler(epochOf(jpegs.size(), passes)).numWorkers(workers).persistentWorkers(true)
-                                 .pinMemory(true).build()) {
+                         DataLoader<?> loader = gpuLoader(jpegs, workers, passes)) {
                         row(out, cuda, kernels, loader, passes * jpegs.size(), stepMs, decoder, releaseOnHost);
                         GpuJpegDecoder.Stats s = decoder.stats();
                         out.printf(Locale.ROOT, "    backend %s: decode call %.2f ms/batch over %d batches, scratch blocks"
@@ -212,6 +209,12 @@ public final class JpegLoopBench {
                 }
             }
         }
+    }
+
+    /** The GPU-decode loop's loader: pinned batches of {@link #BATCH} plans and JPEG bytes, epochs of {@code passes} folders. */
+    private static DataLoader<?> gpuLoader(GpuJpegDataset<ImageBytes> jpegs, int workers, int passes) {
+        return DataLoader.builder(jpegs).batchSize(BATCH).sampler(epochOf(jpegs.size(), passes)).numWorkers(workers)
+                .persistentWorkers(true).pinMemory(true).build();
     }
 
     /** An epoch of the folder {@code passes} times over, shuffled: long enough for a steady state at many workers. */
