@@ -25,9 +25,15 @@ class LauncherAotTest {
     }
 
     private String flags(Map<String, String> env) throws IOException, InterruptedException {
-        Path jar = Files.writeString(tmp.resolve("stoker.jar"), "not a real jar");
+        return flags(env, "stoker.jar", "W3");
+    }
+
+    /** The flags for {@code bench -w WORKLOAD} with the jar named {@code jarName}; both reach the script as arguments. */
+    private String flags(Map<String, String> env, String jarName, String workload)
+            throws IOException, InterruptedException {
+        Path jar = Files.writeString(tmp.resolve(jarName), "not a real jar");
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", ". scripts/aot-cache.sh; aot_flags /no/such/java \"$1\""
-                + " '-Xmx1g' bench -w W3", "bash", jar.toString()).directory(root().toFile())
+                + " '-Xmx1g' bench -w \"$2\"", "bash", jar.toString(), workload).directory(root().toFile())
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().remove("STOKER_JAVA_OPTS");
         pb.environment().remove("STOKER_AOT");
@@ -48,6 +54,16 @@ class LauncherAotTest {
     void aRunAskingForAFlightRecordingIsNeverTheRecordingRun() throws Exception {
         assertThat(flags(Map.of("STOKER_JAVA_OPTS", "-XX:StartFlightRecording=filename=/tmp/x.jfr"))).isEmpty();
         assertThat(flags(Map.of("STOKER_JAVA_OPTS", "-Xmx2g -XX:FlightRecorderOptions=stackdepth=128"))).isEmpty();
+    }
+
+    @Test
+    void aJarOrWorkloadNamedLikeAShellCommandIsNeverRun() throws Exception {
+        Path marker = tmp.resolve("ran");
+        // no slash in it, so that it can be a file's name: MARK says where a command run from it would write
+        String hostile = "x $(touch $MARK) `touch $MARK`; touch $MARK";
+        assertThat(flags(Map.of("MARK", marker.toString()), hostile + ".jar", hostile)).contains("-XX:AOTMode=record")
+                .contains(tmp.resolve("cache").toString());
+        assertThat(marker).doesNotExist();
     }
 
     @Test
