@@ -8,6 +8,8 @@ module dev.stoker.vision {
     requires transitive dev.stoker.core;
     // ImageIO, the decoder when libjpeg-turbo is absent
     requires java.desktop;
+    // the resampler's warm-up counts the bytes its thread allocates (com.sun.management.ThreadMXBean)
+    requires jdk.management;
     // WebP where libwebp is not installed: an ImageIO plugin, found by ImageIO as a service. Not
     // called by name; required so that it is resolved on the module path too. It names itself
     // (Automatic-Module-Name).
