@@ -2,10 +2,10 @@ package dev.stoker.cli;
 
 import dev.stoker.data.Dataset;
 import dev.stoker.data.Datasets;
-import dev.stoker.formats.folder.ImageBytes;
 import dev.stoker.formats.folder.ImageFolder;
+import dev.stoker.formats.folder.LabeledFile;
 import dev.stoker.loader.DataLoader;
-import dev.stoker.vision.EncodedImage;
+import dev.stoker.vision.ImageFile;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
 import dev.stoker.vision.JpegDataset;
@@ -54,7 +54,7 @@ public final class W3JpegFolder implements Workload {
     private final Supplier<ImagePipeline> pipelines;
     private final String summary;
     private ImagePipeline pipeline;
-    private JpegDataset<ImageBytes> dataset;
+    private JpegDataset<LabeledFile> dataset;
 
     /** W3 as defined. */
     public W3JpegFolder() {
@@ -111,18 +111,19 @@ public final class W3JpegFolder implements Workload {
         dataset(data);
     }
 
-    private synchronized JpegDataset<ImageBytes> dataset(Path data) {
+    private synchronized JpegDataset<LabeledFile> dataset(Path data) {
         if (dataset == null) {
             try {
                 int samples = spec.samplesPerEpoch();
                 Path root = data != null && Files.isDirectory(data.resolve(FOLDER)) ? data.resolve(FOLDER) : generated(samples);
                 // the pipeline first: its decoder loads libjpeg-turbo in the background while the folder is scanned
                 pipeline = pipelines.get();
-                var folder = ImageFolder.scan(root).dataset();
-                Dataset<ImageBytes> files = folder.size() > samples
+                // the files are read by the decoders, into their own buffers (no array per image)
+                Dataset<LabeledFile> folder = ImageFolder.scan(root).fileDataset();
+                Dataset<LabeledFile> files = folder.size() > samples
                         ? Datasets.subset(folder, LongStream.range(0, samples).toArray()) : folder;
                 System.err.println(spec.name() + ": " + root + ", " + files.size() + " images; decoder: " + pipeline.decoder().describe());
-                dataset = JpegDataset.of(files, s -> EncodedImage.of(s.bytes(), s.label(), s.path().toString()), pipeline);
+                dataset = JpegDataset.ofFiles(files, f -> new ImageFile(f.path(), f.label()), pipeline);
             } catch (IOException e) {
                 throw new UncheckedIOException("W3: cannot read its image folder: " + e.getMessage(), e);
             }

@@ -34,6 +34,7 @@ import dev.stoker.vision.transform.TensorOp;
 import dev.stoker.vision.transform.Tile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -150,19 +151,44 @@ public final class ImagePipeline implements AutoCloseable {
      */
     public void apply(MemorySegment bytes, String source, Tensor slot, SampleRandom random) {
         Objects.requireNonNull(slot, "slot");
+        checkRandom(random);
+        try (DecodeSession session = decoder.session()) {
+            apply(session, session.open(bytes, source), source, slot, random);
+        }
+    }
+
+    /**
+     * Reads {@code file}, decodes it and writes the transformed image into {@code slot}, as
+     * {@link #apply(MemorySegment, String, Tensor, SampleRandom)} does with its bytes. The file is
+     * read into the decoder's own off-heap buffer, which every image reuses (torchvision's
+     * {@code decode_image(path)}), so a steady stream of files allocates nothing for their bytes.
+     *
+     * @throws java.io.UncheckedIOException when the file cannot be read, naming it
+     * @throws dev.stoker.vision.decode.ImageDecodeException when the image cannot be decoded
+     * @throws IllegalArgumentException when the slot's shape is not the transforms' output
+     */
+    public void apply(Path file, Tensor slot, SampleRandom random) {
+        Objects.requireNonNull(slot, "slot");
+        checkRandom(random);
+        try (DecodeSession session = decoder.session()) {
+            apply(session, session.open(file), file.toString(), slot, random);
+        }
+    }
+
+    private void checkRandom(SampleRandom random) {
         if (random == null && this.random) {
             throw new IllegalArgumentException("this pipeline has random transforms: give it the sample's SampleRandom");
         }
-        try (DecodeSession session = decoder.session()) {
-            ImageHeader header = session.open(bytes, source);
-            Geometry g = plan(header.width(), header.height(), random);
-            if (slot.shape().rank() != 3 || slot.shape().dim(0) != 3 || slot.shape().dim(1) != g.height()
-                    || slot.shape().dim(2) != g.width()) {
-                throw new IllegalArgumentException(source + ": the transforms make a " + g.width() + "x" + g.height()
-                        + " image, but the slot is " + slot.shape() + " (3, H, W expected)");
-            }
-            render(session, g, slot, random);
+    }
+
+    private void apply(DecodeSession session, ImageHeader header, String source, Tensor slot, SampleRandom random) {
+        Geometry g = plan(header.width(), header.height(), random);
+        if (slot.shape().rank() != 3 || slot.shape().dim(0) != 3 || slot.shape().dim(1) != g.height()
+                || slot.shape().dim(2) != g.width()) {
+            throw new IllegalArgumentException(source + ": the transforms make a " + g.width() + "x" + g.height()
+                    + " image, but the slot is " + slot.shape() + " (3, H, W expected)");
         }
+        render(session, g, slot, random);
     }
 
     /**
@@ -209,9 +235,7 @@ public final class ImagePipeline implements AutoCloseable {
 
     /** Decodes and transforms into a new tensor of {@code dtype} in {@code arena}: for one-off use and tests. */
     public Tensor apply(byte[] bytes, String source, SampleRandom random, DType dtype, Arena arena) {
-        if (random == null && this.random) {
-            throw new IllegalArgumentException("this pipeline has random transforms: give it the sample's SampleRandom");
-        }
+        checkRandom(random);
         try (DecodeSession session = decoder.session()) {
             ImageHeader header = session.open(bytes, source);
             Geometry g = plan(header.width(), header.height(), random);

@@ -1,5 +1,6 @@
 package dev.stoker.formats.folder;
 
+import dev.stoker.data.Dataset;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -215,6 +216,15 @@ public final class ImageFolder {
     /** A dataset whose sample {@code i} is file {@code i}'s bytes and label. */
     public ImageFolderDataset dataset() {
         return new ImageFolderDataset(this);
+    }
+
+    /**
+     * The files as a dataset that reads none of them: sample {@code i} is file {@code i}'s path
+     * and label, for a reader that reads each file into a buffer of its own rather than an array
+     * per sample (the vision module's {@code JpegDataset.ofFiles}).
+     */
+    public Dataset<LabeledFile> fileDataset() {
+        return new ImageFolderFiles(this);
     }
 
     @Override

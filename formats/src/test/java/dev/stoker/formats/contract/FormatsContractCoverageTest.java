@@ -14,6 +14,7 @@ class FormatsContractCoverageTest {
     void everyDatasetRunsItsContracts() {
         ContractCoverage.check(NpyDataset.class, Map.ofEntries(
                 Map.entry(F + "folder.ImageFolderDataset", List.of(F + "folder.ImageFolderContractTest")),
+                Map.entry(F + "folder.ImageFolderFiles", List.of(F + "folder.ImageFolderFilesContractTest")),
                 Map.entry(F + "jsonl.JsonlDataset", List.of(F + "jsonl.JsonlContractTest")),
                 Map.entry(F + "jsonl.JsonlStream", List.of(F + "jsonl.JsonlStreamContractTest")),
                 Map.entry(F + "megatron.MegatronDataset", List.of(F + "megatron.MegatronContractTest")),

@@ -51,6 +51,23 @@ class ImageFolderTest {
     }
 
     @Test
+    void theFileDatasetNamesEachFileWithoutReadingIt() throws IOException {
+        file(root.resolve("dog/b.jpg"), "dog-b");
+        file(root.resolve("cat/a.jpg"), "cat-a");
+        ImageFolder f = ImageFolder.scan(root);
+        var files = f.fileDataset();
+        assertThat(files.size()).isEqualTo(2);
+        assertThat(files.get(0)).isEqualTo(new LabeledFile(root.resolve("cat/a.jpg"), 0));
+        assertThat(files.get(1)).isEqualTo(new LabeledFile(root.resolve("dog/b.jpg"), 1));
+        // nothing is read: a file deleted after the scan is still named
+        Files.delete(root.resolve("dog/b.jpg"));
+        assertThat(files.get(1).path()).isEqualTo(root.resolve("dog/b.jpg"));
+        assertThat(files.name()).isEqualTo("image folder " + root);
+        assertThatThrownBy(() -> files.get(2)).isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessage(root + ": file 2 is outside [0, 2)");
+    }
+
+    @Test
     void extensionsCanBeChosen() throws IOException {
         file(root.resolve("a/1.txt"), "t");
         file(root.resolve("a/2.jpg"), "j");

@@ -2,8 +2,16 @@ package dev.stoker.vision.decode;
 
 import dev.stoker.memory.MappedDataChangedError;
 import dev.stoker.memory.MappedReads;
+import dev.stoker.metrics.Stage;
+import dev.stoker.metrics.Stages;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * One thread's decoding state, borrowed from an {@link ImageDecoder}: a libjpeg-turbo handle (when
@@ -74,6 +82,43 @@ public final class DecodeSession implements AutoCloseable {
             webpLookedUp = true;
         }
         return webp;
+    }
+
+    /**
+     * Reads {@code file} into the session's buffer, off the heap, and opens it as
+     * {@link #open(MemorySegment, String)} does: the bytes go from the file straight to the
+     * decoder, with no array per image (reading W3's files into arrays was 80% of what its
+     * workers allocated, and what sized the heap). What the file holds when read is the image;
+     * the time is the {@link Stage#READ} stage.
+     *
+     * @throws UncheckedIOException when the file cannot be read, naming it
+     * @throws ImageDecodeException as {@link #open(MemorySegment, String)} does, and when the file
+     *     is larger than any image that can be decoded
+     */
+    public ImageHeader open(Path file) {
+        checkBorrowed();
+        String name = file.toString();
+        long t = Stages.start();
+        MemorySegment bytes;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > MAX_ARRAY_BYTES) {
+                throw new ImageDecodeException(name, "too large to read: " + size + " bytes, more than a Java array"
+                        + " holds (" + MAX_ARRAY_BYTES + "); no image that can be decoded is that large");
+            }
+            // What the file holds now, not what size() said: it may change under us.
+            MemorySegment buffer = inputCopy.ensure(Math.max(1, size));
+            ByteBuffer into = buffer.asByteBuffer().limit((int) size);
+            while (into.hasRemaining() && ch.read(into) >= 0) {
+                // keep reading
+            }
+            bytes = buffer.asSlice(0, into.position());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + name + ": " + e, e);
+        } finally {
+            Stages.end(Stage.READ, t);
+        }
+        return open(bytes, name);
     }
 
     /** Opens {@code bytes}, read from {@code source} (a path or key, used in messages); see {@link #open(MemorySegment, String)}. */

@@ -1,8 +1,8 @@
 package dev.stoker.examples.djl;
 
 // DJL and Stoker both name a Dataset, a Batch and a Shape. This file imports DJL's Batch and Shape
-// (the training side speaks DJL) and writes Stoker's Batch in full where it needs it; Stoker's
-// Dataset and Shape are not needed by name at all.
+// (the training side speaks DJL) and writes Stoker's Batch in full where it needs it; the Dataset
+// it names is Stoker's (DJL's is not needed by name), and Stoker's Shape is not needed at all.
 import ai.djl.Model;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
@@ -19,13 +19,13 @@ import ai.djl.training.dataset.Batch;
 import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
+import dev.stoker.data.Dataset;
 import dev.stoker.djl.NdArrays;
 import dev.stoker.djl.StokerDataset;
-import dev.stoker.formats.folder.ImageBytes;
 import dev.stoker.formats.folder.ImageFolder;
-import dev.stoker.formats.folder.ImageFolderDataset;
+import dev.stoker.formats.folder.LabeledFile;
 import dev.stoker.loader.DataLoader;
-import dev.stoker.vision.EncodedImage;
+import dev.stoker.vision.ImageFile;
 import dev.stoker.vision.ImagePipeline;
 import dev.stoker.vision.ImageSample;
 import dev.stoker.vision.JpegDataset;
@@ -50,13 +50,13 @@ public final class ImageFolderDjl {
     public static void main(String[] args) throws Exception {
         ImageFolder folder = ColourFolder.write(Path.of("target", "images"), 16);
         System.out.println("image-folder-djl: " + folder.files().size() + " images, classes " + folder.classes());
-        ImageFolderDataset files = folder.dataset();   // the files' bytes and labels, read on demand
+        Dataset<LabeledFile> files = folder.fileDataset();   // paths and labels; the decoders read each file
 
         // Pipelines hold decoders and scratch arrays shared by the workers: close them after the loaders.
         try (ImagePipeline train = ImagePipeline.train(SIZE);    // RandomResizedCrop, RandomHorizontalFlip, Normalize
              ImagePipeline eval = ImagePipeline.eval(SIZE)) {    // Resize, CenterCrop, Normalize
-            JpegDataset<ImageBytes> trainImages = JpegDataset.of(files, ImageFolderDjl::encoded, train);
-            JpegDataset<ImageBytes> evalImages = JpegDataset.of(files, ImageFolderDjl::encoded, eval);
+            JpegDataset<LabeledFile> trainImages = JpegDataset.ofFiles(files, ImageFolderDjl::file, train);
+            JpegDataset<LabeledFile> evalImages = JpegDataset.ofFiles(files, ImageFolderDjl::file, eval);
 
             try (DataLoader<ImageSample> trainLoader = DataLoader.builder(trainImages)
                          .batchSize(BATCH).shuffle(true).seed(7).numWorkers(2).build();
@@ -100,8 +100,8 @@ public final class ImageFolderDjl {
     }
 
     /** How a file of the folder becomes an image for the pipeline: its bytes, its label, a name for errors. */
-    private static EncodedImage encoded(ImageBytes file) {
-        return EncodedImage.of(file.bytes(), file.label(), file.path().toString());
+    private static ImageFile file(LabeledFile f) {
+        return new ImageFile(f.path(), f.label());
     }
 
     /**
