@@ -2,7 +2,7 @@
 # The cold first batch, Stoker against PyTorch, in one sitting (BENCHMARKS.md, "Cold first batch"):
 # rounds of one fresh process per measurement, alternating
 #   base    BASE_JAR (an earlier build's cli/target/stoker.jar) with ./stoker's JVM flags, no AOT cache
-#   new     this checkout's jar, the same way
+#   new     this checkout's jar, the same way (base and new take turns at going first)
 #   aot     this checkout through ./stoker, with its AOT cache (two runs of each workload before the
 #           rounds record it and make it)
 #   torch   bench/python/first_batch_peer.py (its first iter() to the first batch)
@@ -19,7 +19,8 @@ cd "$root"
 . scripts/find-jdk.sh
 java="$(find_jdk)/bin/java"
 flags="--enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Xms8m -XX:GCTimeRatio=4"
+  --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Xms8m -XX:GCTimeRatio=4
+  -XX:TrimNativeHeapInterval=1000"
 data=${DATA:-/work/bds}
 rounds=${ROUNDS:-3}
 configs=("W1|nw=2" "W3|nw=2 fill")
@@ -39,12 +40,19 @@ done
 for ((r = 1; r <= rounds; r++)); do
   for c in "${configs[@]}"; do
     w=${c%%|*} cfg=${c#*|}
-    if [ -n "${BASE_JAR:-}" ]; then
+    # base and new take turns at going first: the first run of a round came right after
+    # PyTorch's process and measured 10-15 ms better for it
+    sides=(base new)
+    ((r % 2 == 0)) && sides=(new base)
+    for side in "${sides[@]}"; do
+      jar=cli/target/stoker.jar
+      if [ "$side" = base ]; then
+        [ -n "${BASE_JAR:-}" ] || continue
+        jar=$BASE_JAR
+      fi
       # shellcheck disable=SC2086
-      emit base "$w" "$("$java" $flags -jar "$BASE_JAR" bench -w "$w" --data "$data" -c "$cfg" --quick --epochs 1 --json 2>/dev/null | stoker_json)"
-    fi
-    # shellcheck disable=SC2086
-    emit new "$w" "$("$java" $flags -jar cli/target/stoker.jar bench -w "$w" --data "$data" -c "$cfg" --quick --epochs 1 --json 2>/dev/null | stoker_json)"
+      emit "$side" "$w" "$("$java" $flags -jar "$jar" bench -w "$w" --data "$data" -c "$cfg" --quick --epochs 1 --json 2>/dev/null | stoker_json)"
+    done
     emit aot "$w" "$(./stoker bench -w "$w" --data "$data" -c "$cfg" --quick --epochs 1 --json 2>/dev/null | stoker_json)"
     emit torch "$w" "$(PEER_DATA=${PEER_DATA:-/work/bd} /usr/bin/python3 bench/python/first_batch_peer.py --workload "$w" --workers 2 2>/dev/null | tail -n 1)"
   done

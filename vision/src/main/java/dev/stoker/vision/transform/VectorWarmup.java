@@ -27,7 +27,7 @@ final class VectorWarmup {
     private static final int CLEAN_ROUNDS = 3;
     /** What a vector round may allocate beyond the plain one and count as compiled: small objects, no vectors. */
     private static final long SLACK_BYTES = 16 * 1024;
-    private static final long BYTES_PER_SECOND = 128L << 20;
+    private static final long BYTES_PER_SECOND = 64L << 20;
     /** Where allocations are not counted: pause this many times the vector renders' time. */
     private static final int PAUSE_FACTOR = 20;
     private static final long MAX_NANOS = 10_000_000_000L;
