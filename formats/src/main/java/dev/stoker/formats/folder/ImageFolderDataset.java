@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
-import java.util.List;
 
 /**
  * The files of an {@link ImageFolder} as a map-style dataset: sample {@code i} is file {@code i}'s
@@ -27,11 +26,11 @@ public final class ImageFolderDataset implements Dataset<ImageBytes> {
     private static final long MAX_FILE_BYTES = Integer.MAX_VALUE - 8;
 
     private final ImageFolder folder;
-    private final List<LabeledFile> files;
+    private final ImageFolderFiles files;
 
     ImageFolderDataset(ImageFolder folder) {
         this.folder = folder;
-        this.files = folder.files();
+        this.files = new ImageFolderFiles(folder);
     }
 
     @Override
@@ -41,11 +40,7 @@ public final class ImageFolderDataset implements Dataset<ImageBytes> {
 
     /** File {@code index} and its label, without reading it. */
     public LabeledFile file(long index) {
-        if (index < 0 || index >= files.size()) {
-            throw new IndexOutOfBoundsException(folder.root() + ": file " + index + " is outside [0, "
-                    + files.size() + ")");
-        }
-        return files.get((int) index);
+        return files.get(index);
     }
 
     @Override
@@ -89,7 +84,7 @@ public final class ImageFolderDataset implements Dataset<ImageBytes> {
 
     @Override
     public String toString() {
-        return "ImageFolderDataset(" + folder.root() + ", " + files.size() + " files, " + folder.classes().size()
+        return "ImageFolderDataset(" + folder.root() + ", " + size() + " files, " + folder.classes().size()
                 + " classes)";
     }
 }

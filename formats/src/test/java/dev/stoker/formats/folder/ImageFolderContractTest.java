@@ -11,15 +11,20 @@ class ImageFolderContractTest extends MapDatasetContract<ImageBytes> {
     @TempDir
     Path root;
 
-    @Override
-    protected Opened<ImageBytes> open() throws Exception {
+    /** Three class folders of three small files each under {@code root}. */
+    static ImageFolder folder(Path root) throws Exception {
         for (int c = 0; c < 3; c++) {
             Files.createDirectories(root.resolve("class_" + c));
             for (int i = 0; i < 3; i++) {
                 Files.write(root.resolve("class_" + c + "/" + i + ".jpg"), new byte[] {(byte) c, (byte) i, 7});
             }
         }
-        return new Opened<>(ImageFolder.scan(root).dataset(), () -> {});
+        return ImageFolder.scan(root);
+    }
+
+    @Override
+    protected Opened<ImageBytes> open() throws Exception {
+        return new Opened<>(folder(root).dataset(), () -> {});
     }
 
     @Override

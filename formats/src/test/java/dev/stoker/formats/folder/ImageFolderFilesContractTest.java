@@ -1,7 +1,6 @@
 package dev.stoker.formats.folder;
 
 import dev.stoker.contract.MapDatasetContract;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,13 +11,7 @@ class ImageFolderFilesContractTest extends MapDatasetContract<LabeledFile> {
 
     @Override
     protected Opened<LabeledFile> open() throws Exception {
-        for (int c = 0; c < 3; c++) {
-            Files.createDirectories(root.resolve("class_" + c));
-            for (int i = 0; i < 3; i++) {
-                Files.write(root.resolve("class_" + c + "/" + i + ".jpg"), new byte[] {(byte) c, (byte) i, 7});
-            }
-        }
-        return new Opened<>(ImageFolder.scan(root).fileDataset(), () -> {});
+        return new Opened<>(ImageFolderContractTest.folder(root).fileDataset(), () -> {});
     }
 
     @Override
