@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Until C2 has compiled it, every vector operation is Java code that allocates its result: a
  * W3-sized image then allocated some 50 MB, and rendering them back to back while C2 worked
- * allocated 1.5-3 GB in 1-2 s, through which G1 grew the heap to 100-140 MB and kept it. So the
- * warm-up renders small images ({@link #SMALL}: each branch the workers take, the permuted and the
- * gathered taps, a flip, a partial last vector), pauses after each round so that it allocates at
+ * allocated 1-3 GB in 1-2 s, through which G1 grew the heap to 100-140 MB and kept it. So the
+ * warm-up renders small images (through each branch the workers take: the permuted and the
+ * gathered taps, a flip, a partial last vector, into native memory as a batch's slots are: see
+ * {@link WarmupScene}), pauses after each round so that it allocates at
  * most {@link #BYTES_PER_SECOND}, and counts C2's code as ready when a round of vector renders
  * allocates no more than the plain one ({@link AllocationMeter}). A W3-sized image rendered both
  * ways, timed, then confirms that the vector code is the faster: {@link #WINS} rounds in a row
