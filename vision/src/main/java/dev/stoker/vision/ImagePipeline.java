@@ -93,6 +93,9 @@ public final class ImagePipeline implements AutoCloseable {
         this.cropDecode = b.cropDecode;
         this.ownsDecoder = b.decoder == null;
         this.decoder = b.decoder != null ? b.decoder : ImageDecoder.create(b.decodeOptions);
+        // a new JVM's resampling code compiles while the caller builds its dataset (as the decoder
+        // loads libjpeg-turbo), not during the first batch
+        Resampler.prepareInBackground();
         this.random = transforms.stream().anyMatch(ImageTransform::isRandom)
                 || pixelOps.stream().anyMatch(PixelOp::isRandom) || tensorOps.stream().anyMatch(TensorOp::isRandom);
     }

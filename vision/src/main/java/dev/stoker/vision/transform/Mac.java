@@ -20,6 +20,8 @@ final class Mac {
     static final int WARMUP_AFTER_IMAGES = 256;
     /** Set once by {@link VectorWarmup} when the vector code beats the plain loops (or it stopped waiting). */
     private static volatile boolean vectorReady;
+    /** Set by the first image rendered, with the Vector API or without. */
+    private static volatile boolean imagesStarted;
     private static final java.util.concurrent.atomic.AtomicInteger COLD_IMAGES = new java.util.concurrent.atomic.AtomicInteger();
 
     private Mac() {}
@@ -42,11 +44,14 @@ final class Mac {
      * changes no pixel.
      */
     static boolean vectorNow() {
+        if (VECTOR && vectorReady) {
+            return true;
+        }
+        if (!imagesStarted) {
+            imagesStarted = true;
+        }
         if (!VECTOR) {
             return false;
-        }
-        if (vectorReady) {
-            return true;
         }
         if (COLD_IMAGES.incrementAndGet() == WARMUP_AFTER_IMAGES) {
             VectorWarmup.start();
@@ -67,6 +72,11 @@ final class Mac {
     /** {@link #wide()}'s answer, computed when first asked for. */
     private static final class Wide {
         static final boolean WIDE = VectorMac.bitSize() >= 256;
+    }
+
+    /** Whether an image has been rendered yet (the plain loops' warm-up stops then). */
+    static boolean imagesStarted() {
+        return imagesStarted;
     }
 
     /** Whether the warm-up has handed over (without counting an image). */

@@ -25,6 +25,15 @@ public final class Resampler {
     private Resampler() {}
 
     /**
+     * Gets the resampling code compiled on a thread of its own, once per JVM, until the first
+     * image is rendered: an {@code ImagePipeline} calls it when it is built, so that a new JVM's
+     * first batch does not run it interpreted. Calling it again does nothing.
+     */
+    public static void prepareInBackground() {
+        PlainWarmup.start();
+    }
+
+    /**
      * Writes geometry {@code g} of {@code pixels} ({@code width x height} RGB, rows packed) into
      * {@code slot}, a {@code (3, H, W)} tensor whose H and W are {@code g}'s. The pixels may be a
      * DCT-scaled decode of the source {@code g} was planned for: the mapping is scaled to them.
