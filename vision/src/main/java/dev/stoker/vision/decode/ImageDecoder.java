@@ -73,6 +73,7 @@ public final class ImageDecoder implements AutoCloseable {
             // the linker is warm now: the pool's mmap is 20-30 ms more here, and a first batch's
             // 40 MB block is then mapped instead of allocated and zeroed while the workers wait
             MemorySources.linkNativeCalls();
+            DecodeWarmup.run();
         });
     }
 
