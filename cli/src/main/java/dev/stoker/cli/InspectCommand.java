@@ -1,5 +1,7 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFiles;
+import dev.stoker.data.NotRegularFileException;
 import dev.stoker.data.DataFormatException;
 import dev.stoker.formats.npy.NpyFile;
 import dev.stoker.formats.npy.NpyHeader;
@@ -161,6 +163,18 @@ final class InspectCommand implements Callable<Integer> {
         return failed ? 1 : CommandLine.ExitCode.OK;
     }
 
+    /** Why {@code path}, not a regular file, cannot be read: "no such file", or what it is (a FIFO, a device, a folder). */
+    private static String notAFile(Path path) {
+        try {
+            DataFiles.requireRegularFile(path);
+            return "no such file"; // it became one since: say what was seen
+        } catch (NotRegularFileException e) {
+            return e.getReason();
+        } catch (IOException e) {
+            return "no such file";
+        }
+    }
+
     /** An error line to standard error, after what the report has written so far (the two may share a terminal). */
     private void error(PrintWriter out, String line) {
         out.flush();
@@ -171,7 +185,7 @@ final class InspectCommand implements Callable<Integer> {
     private boolean inspectShard(PrintWriter out, String name) {
         boolean streamed = ShardSources.isStreamed(name);
         if (!streamed && !Files.isRegularFile(Path.of(name))) {
-            error(out, name + ": error: no such file");
+            error(out, name + ": error: " + notAFile(Path.of(name)));
             return false;
         }
         boolean compressed = ShardSources.isCompressedLocal(name);

@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.formats.folder.FileNames;
 import dev.stoker.formats.folder.ImageFolder;
 import dev.stoker.formats.folder.LabeledFile;
@@ -46,6 +47,7 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
             if (file == null) {
                 return inline;
             }
+            DataFiles.requireRegularFile(file); // listed as one, but it may have changed since
             long size = Files.size(file);
             if (size > Integer.MAX_VALUE - 16) {
                 throw new IOException(file + " is " + size + " bytes; pack takes files under 2 GiB");
@@ -89,6 +91,9 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
      * @throws IllegalArgumentException for that mix
      */
     static Layout detect(Path input) throws IOException {
+        if (!Files.isDirectory(input)) {
+            DataFiles.requireRegularFile(input); // a FIFO or a device is named as one, not listed as a folder
+        }
         if (Files.isRegularFile(input)) {
             if (input.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".jsonl")) {
                 return Layout.JSONL;
@@ -196,6 +201,7 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
     /** Each non-blank line of a JSONL file is a sample with one field, {@code json}. */
     private static PackSource jsonl(Path file) throws IOException {
         List<String> lines;
+        DataFiles.requireRegularFile(file); // a FIFO would block the read, a device read without end
         try (Stream<String> s = Files.lines(file, StandardCharsets.UTF_8)) {
             lines = s.filter(l -> !l.isBlank()).toList();
         }

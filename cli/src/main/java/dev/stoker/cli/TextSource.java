@@ -1,5 +1,6 @@
 package dev.stoker.cli;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.data.SampleStream;
 import dev.stoker.data.WorkerContext;
 import dev.stoker.formats.jsonl.JsonlStream;
@@ -84,7 +85,7 @@ sealed interface TextSource extends Iterator<String>, AutoCloseable {
         }
 
         private static long countLines(Path f) throws IOException {
-            try (InputStream raw = new BufferedInputStream(Files.newInputStream(f), 1 << 16)) {
+            try (InputStream raw = new BufferedInputStream(DataFiles.newInputStream(f), 1 << 16)) {
                 raw.mark(2);
                 boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
                 raw.reset();

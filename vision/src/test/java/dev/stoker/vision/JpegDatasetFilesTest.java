@@ -9,6 +9,9 @@ import dev.stoker.loader.DataLoader;
 import dev.stoker.loader.LoaderException;
 import dev.stoker.memory.BufferPool;
 import dev.stoker.tensor.DType;
+import dev.stoker.testing.SpecialFiles;
+import dev.stoker.vision.decode.DecodeSession;
+import dev.stoker.vision.decode.ImageDecoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -94,6 +97,44 @@ class JpegDatasetFilesTest {
             assertThatThrownBy(() -> JpegDataset.ofFiles(files, f -> f.path().equals(gone) ? null : f, p).get(5))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("no image file for sample 5");
         }
+    }
+
+    /**
+     * A named pipe where an image was (torchvision hangs on it, in open(2)) and a link to
+     * /dev/zero (which reads without end): each is refused at once naming the file, by the
+     * session and through the dataset, and the loader's batch fails rather than hanging.
+     */
+    @Test
+    void aFifoOrADeviceInPlaceOfAnImageIsRefusedNamingItAndNothingHangs() throws Exception {
+        Dataset<ImageFile> files = files(8);
+        Path fifo = files.get(1).path();
+        Files.delete(fifo);
+        SpecialFiles.fifo(fifo);
+        Path zero = files.get(6).path();
+        Files.delete(zero);
+        SpecialFiles.linkToDevZero(zero);
+        try (ImageDecoder decoder = ImageDecoder.create(); ImagePipeline p = JpegDatasetTest.pipeline()) {
+            for (Path bad : List.of(fifo, zero)) {
+                String kind = bad == fifo ? "is a named pipe (FIFO), not a regular file" : "is a character device, not a regular file";
+                Throwable e = SpecialFiles.refused(bad, () -> {
+                    try (DecodeSession s = decoder.session()) {
+                        s.open(bad);
+                    }
+                });
+                assertThat(e).isInstanceOf(UncheckedIOException.class).hasMessageContaining(bad + ": " + kind);
+                JpegDataset<ImageFile> ds = JpegDataset.ofFiles(files, f -> f, p);
+                assertThat(SpecialFiles.refused(bad, () -> ds.get(files.get(1).path() == bad ? 1 : 6)))
+                        .hasMessageContaining(bad + ": " + kind);
+            }
+            JpegDataset<ImageFile> ds = JpegDataset.ofFiles(files, f -> f, p);
+            Throwable e = SpecialFiles.refused(fifo, () -> {
+                try (DataLoader<ImageSample> loader = DataLoader.builder(ds).batchSize(4).numWorkers(2).build()) {
+                    loader.iterator().next();
+                }
+            });
+            assertThat(e).isInstanceOf(LoaderException.class).hasStackTraceContaining(fifo + ": is a named pipe (FIFO)");
+        }
+        Files.delete(zero);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.stoker.formats.hdf5;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.data.FillableDataset;
 import dev.stoker.data.SampleLayout;
 import dev.stoker.data.SampleSlot;
@@ -105,9 +106,10 @@ public final class Hdf5Dataset implements FillableDataset<Map<String, Tensor>>, 
         }
         long fileSize;
         try {
+            DataFiles.requireRegularFile(file); // a FIFO would block the opens below, a device read as empty
             fileSize = Files.size(file);
         } catch (IOException e) {
-            throw new Hdf5FormatException(file + ": cannot read the file: " + e, e);
+            throw new Hdf5FormatException(file + ": cannot read the file: " + e.getMessage(), e);
         }
         HdfFile hdf;
         try {

@@ -1,5 +1,6 @@
 package dev.stoker.formats.hdf5;
 
+import dev.stoker.data.DataFiles;
 import io.jhdf.HdfFile;
 import io.jhdf.Superblock;
 import io.jhdf.exceptions.HdfException;
@@ -10,7 +11,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -32,7 +32,7 @@ final class JhdfFiles {
         if (FROM_STORAGE == null) { // jhdf's own channel: correct files read the same, corrupt ones less safely
             return new HdfFile(file);
         }
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+        FileChannel channel = DataFiles.openChannel(file); // a FIFO is refused, not opened
         try {
             long offset = signatureOffset(channel, fileSize);
             Superblock superblock = Superblock.readSuperblock(channel, offset);

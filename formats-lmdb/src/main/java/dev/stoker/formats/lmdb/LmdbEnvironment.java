@@ -1,5 +1,6 @@
 package dev.stoker.formats.lmdb;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -130,10 +131,10 @@ public final class LmdbEnvironment implements AutoCloseable {
                 EnvFlags.MDB_RDONLY_ENV, EnvFlags.MDB_NOLOCK, EnvFlags.MDB_NORDAHEAD, EnvFlags.MDB_NOTLS));
         if (Files.isDirectory(path)) {
             dataFile = path.resolve(DATA_FILE);
-            if (!Files.isRegularFile(dataFile)) {
+            if (!Files.exists(dataFile)) {
                 throw new LmdbException(path, "no LMDB environment at " + path + ": it has no " + DATA_FILE);
             }
-        } else if (Files.isRegularFile(path)) {
+        } else if (Files.exists(path)) {
             dataFile = path;
             flags.add(EnvFlags.MDB_NOSUBDIR);
         } else {
@@ -141,6 +142,8 @@ public final class LmdbEnvironment implements AutoCloseable {
         }
         long fileSize;
         try {
+            // A FIFO would block liblmdb's open (and the verifier's), a device be read as a file.
+            DataFiles.requireRegularFile(dataFile);
             fileSize = Files.size(dataFile);
         } catch (IOException e) {
             throw new LmdbException(path, "cannot read the LMDB environment at " + path + ": " + e.getMessage(), e);

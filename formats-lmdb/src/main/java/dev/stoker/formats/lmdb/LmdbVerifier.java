@@ -1,5 +1,6 @@
 package dev.stoker.formats.lmdb;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -7,7 +8,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.BitSet;
 
@@ -110,7 +110,7 @@ final class LmdbVerifier {
      */
     static Summary verify(Path path, Path dataFile) {
         try (Arena arena = Arena.ofConfined();
-             FileChannel channel = FileChannel.open(dataFile, StandardOpenOption.READ)) {
+             FileChannel channel = DataFiles.openChannel(dataFile)) {
             long size = channel.size();
             MemorySegment map = size == 0 ? MemorySegment.ofArray(new byte[0])
                     : channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);

@@ -1,5 +1,6 @@
 package dev.stoker.formats.lmdb;
 
+import dev.stoker.data.DataFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -310,7 +311,7 @@ public final class LmdbWriter implements AutoCloseable {
 
     // LMDB's first page is a meta page: the page header (16 bytes), then the magic number 0xBEEFC0DE.
     private static boolean isLmdbDataFile(Path path) throws IOException {
-        try (var in = Files.newInputStream(path)) {
+        try (var in = DataFiles.newInputStream(path)) { // a FIFO is refused, not opened
             byte[] head = in.readNBytes(24);
             if (head.length < 24) {
                 return false;

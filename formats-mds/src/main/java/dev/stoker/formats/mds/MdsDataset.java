@@ -187,15 +187,17 @@ public final class MdsDataset implements Dataset<MdsSample>, AutoCloseable {
     }
 
     private void checkPresent(MdsShardInfo s) {
+        // exists(), not isRegularFile(): a FIFO or a device where a shard was is not "missing"; its
+        // open says what it is (DataFiles, through MappedFile or the decompressor).
         Path raw = dir.resolve(s.raw().basename());
-        if (Files.isRegularFile(raw)) {
+        if (Files.exists(raw)) {
             return;
         }
         if (s.zip() == null) {
             throw new MdsFormatException(raw + ": " + s.label() + ": the shard file is missing");
         }
         Path zip = dir.resolve(s.zip().basename());
-        if (!Files.isRegularFile(zip) && !Files.isRegularFile(cacheDir().resolve(s.raw().basename()))) {
+        if (!Files.exists(zip) && !Files.isRegularFile(cacheDir().resolve(s.raw().basename()))) {
             throw new MdsFormatException(zip + ": " + s.label() + ": the shard file is missing");
         }
     }

@@ -1,5 +1,6 @@
 package dev.stoker.formats.mds;
 
+import dev.stoker.data.DataFiles;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,6 +42,7 @@ record MdsIndex(Path file, List<MdsShardInfo> shards) {
     static MdsIndex read(Path file) {
         JsonNode root;
         try {
+            DataFiles.requireRegularFile(file); // a FIFO would block the read, a device read without end
             long size = Files.size(file);
             if (size > MAX_INDEX_BYTES) {
                 throw new MdsFormatException(file + ": the index is " + size + " bytes, more than the "

@@ -1,5 +1,6 @@
 package dev.stoker.formats.mds;
 
+import dev.stoker.data.DataFiles;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +61,7 @@ final class ShardDecompressor {
         }
         try {
             long written;
-            try (InputStream raw = Files.newInputStream(zip);
+            try (InputStream raw = DataFiles.newInputStream(zip); // a FIFO is refused, not opened
                  InputStream in = family.equals("zstd") ? new ZstdInputStreamNoFinalizer(raw) : new GZIPInputStream(raw, BUFFER);
                  OutputStream out = Files.newOutputStream(tmp)) {
                 written = copyBounded(what, in, out, rawBytes);

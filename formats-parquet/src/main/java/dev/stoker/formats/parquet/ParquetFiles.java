@@ -1,5 +1,6 @@
 package dev.stoker.formats.parquet;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,6 +35,13 @@ public final class ParquetFiles {
             return List.of(path);
         }
         if (!Files.isDirectory(path)) {
+            if (Files.exists(path)) { // a FIFO, a socket, a device: said as what it is
+                try {
+                    DataFiles.requireRegularFile(path);
+                } catch (IOException e) {
+                    throw new ParquetFormatException(e.getMessage(), e);
+                }
+            }
             throw new ParquetFormatException(path + ": no such Parquet file or folder");
         }
         try (Stream<Path> walk = Files.walk(path)) {

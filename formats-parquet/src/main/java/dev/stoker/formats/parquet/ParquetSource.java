@@ -1,5 +1,6 @@
 package dev.stoker.formats.parquet;
 
+import dev.stoker.data.DataFiles;
 import dev.hardwood.HardwoodContext;
 import dev.hardwood.metadata.ColumnChunk;
 import dev.hardwood.metadata.RowGroup;
@@ -15,7 +16,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -76,7 +76,7 @@ final class ParquetSource implements AutoCloseable {
                 Path p = this.paths.get(f);
                 ParquetFileReader r = open(p);
                 readers.add(r);
-                try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                try (FileChannel ch = DataFiles.openChannel(p)) {
                     maps.add(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena));
                 } catch (IOException e) {
                     throw new ParquetFormatException(p + ": cannot map the file: " + e.getMessage(), e);

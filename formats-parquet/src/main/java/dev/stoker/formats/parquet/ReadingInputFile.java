@@ -1,12 +1,12 @@
 package dev.stoker.formats.parquet;
 
+import dev.stoker.data.DataFiles;
 import dev.hardwood.InputFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Hardwood's {@link InputFile} over positional reads instead of its memory map. Hardwood hands
@@ -28,7 +28,7 @@ final class ReadingInputFile implements InputFile {
     @Override
     public void open() throws IOException {
         if (channel == null) {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
+            channel = DataFiles.openChannel(path); // a FIFO is refused, not opened
             length = channel.size();
         }
     }

@@ -1,6 +1,8 @@
 package dev.stoker.formats.folder;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.data.Dataset;
+import dev.stoker.data.NotRegularFileException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -24,7 +26,9 @@ import java.util.Set;
  *   <li>each class folder is walked recursively, following links (as {@code os.walk(...,
  *       followlinks=True)}), folders in sorted order of their path and files sorted by name;</li>
  *   <li>a file counts when its name ends, ignoring case, in one of the extensions;</li>
- *   <li>a class folder with no such file is an error, as in torchvision (unless allowed).</li>
+ *   <li>a class folder with no such file is an error, as in torchvision (unless allowed);</li>
+ *   <li>unlike torchvision, such a file that is not a regular file (a named pipe, a socket, a
+ *       device) is an error naming it: torchvision lists it, and its worker then hangs reading it.</li>
  * </ul>
  *
  * <pre>{@code
@@ -59,8 +63,9 @@ public final class ImageFolder {
      *
      * @param extensions name endings that count, compared ignoring case ({@code ".jpg"}, {@code "jpg"} also works)
      * @param allowEmpty whether a class folder without files is accepted (torchvision's {@code allow_empty})
-     * @throws ImageFolderException naming the folder when there is no class folder, or naming the
-     *     classes without files
+     * @throws ImageFolderException naming the folder when there is no class folder, naming the
+     *     classes without files, or naming the files with an image extension that are not regular
+     *     files (a named pipe, a socket, a device: reading one would block or never end)
      * @throws IOException when a folder cannot be listed, naming it
      */
     public static ImageFolder scan(Path root, List<String> extensions, boolean allowEmpty) throws IOException {
@@ -85,10 +90,16 @@ public final class ImageFolder {
         }
         List<LabeledFile> files = new ArrayList<>();
         List<String> empty = new ArrayList<>();
+        Map<Path, String> special = new LinkedHashMap<>();
+        List<String> refused = new ArrayList<>();
         for (int label = 0; label < classes.size(); label++) {
             int before = files.size();
-            for (Path f : walk(FileNames.resolve(root, classes.get(label)))) {
+            for (Path f : walk(FileNames.resolve(root, classes.get(label)), special)) {
                 if (matches(f.getFileName().toString(), endings)) {
+                    String why = special.get(f);
+                    if (why != null) {
+                        refused.add(why);
+                    }
                     files.add(new LabeledFile(f, label));
                 }
             }
@@ -96,11 +107,31 @@ public final class ImageFolder {
                 empty.add(classes.get(label));
             }
         }
+        if (!refused.isEmpty()) {
+            throw notRegular(root, refused);
+        }
         if (!empty.isEmpty() && !allowEmpty) {
             throw new ImageFolderException("found no file with the extensions " + endings + " for the classes "
                     + empty + " in " + root);
         }
         return new ImageFolder(root, classes, files);
+    }
+
+    /**
+     * Why a named pipe, socket or device named like an image is refused here, at the scan, rather
+     * than listed (as torchvision lists it) and refused when read: the scan has already looked at
+     * it (no extra stat); it is never an image, only a mistake or a trap (reading a FIFO blocks
+     * until a writer comes: torchvision's worker hangs on it); and an error now, before training
+     * starts, names every such file at once, where a read would fail one batch hours in (or, with
+     * bad samples skipped, drop it quietly from every epoch). Files with other names are passed
+     * over, special or not, as torchvision passes them over.
+     */
+    private static ImageFolderException notRegular(Path root, List<String> refused) {
+        int shown = Math.min(refused.size(), 5);
+        return new ImageFolderException(root + ": " + refused.size() + " file" + (refused.size() == 1 ? "" : "s")
+                + " with an image extension " + (refused.size() == 1 ? "is" : "are") + " not a regular file (an"
+                + " image must be one; reading a named pipe would block): " + String.join("; ", refused.subList(0, shown))
+                + (refused.size() > shown ? "; and " + (refused.size() - shown) + " more" : ""));
     }
 
     private static boolean matches(String name, List<String> endings) {
@@ -116,12 +147,13 @@ public final class ImageFolder {
     /**
      * The files under {@code dir}, in {@code sorted(os.walk(dir, followlinks=True))} order:
      * folders by their path as a string, files by name within each. A link back up the tree is
-     * followed once, not forever.
+     * followed once, not forever. Files that are neither regular files nor folders (a named pipe,
+     * a socket, a device) go into {@code special} too, with what they are.
      */
-    private static List<Path> walk(Path dir) throws IOException {
+    private static List<Path> walk(Path dir, Map<Path, String> special) throws IOException {
         Map<String, List<Path>> folders = new LinkedHashMap<>();
         Set<Path> seen = new HashSet<>();
-        collectFolders(dir, folders, seen);
+        collectFolders(dir, folders, seen, special);
         List<String> order = new ArrayList<>(folders.keySet());
         order.sort(PythonOrder.CODE_POINTS);
         List<Path> out = new ArrayList<>();
@@ -139,7 +171,8 @@ public final class ImageFolder {
      * folder of files used to {@code stat} each file twice). A dangling link is neither, and is
      * skipped, as before.
      */
-    private static void collectFolders(Path dir, Map<String, List<Path>> folders, Set<Path> seen) throws IOException {
+    private static void collectFolders(Path dir, Map<String, List<Path>> folders, Set<Path> seen,
+                                       Map<Path, String> special) throws IOException {
         Path real;
         try {
             real = dir.toRealPath();
@@ -159,9 +192,14 @@ public final class ImageFolder {
                 continue; // gone, or a dangling link
             }
             if (attributes.isDirectory()) {
-                collectFolders(p, folders, seen);
+                collectFolders(p, folders, seen, special);
             } else {
                 files.add(p);
+                try {
+                    DataFiles.requireRegularFile(p, attributes);
+                } catch (NotRegularFileException e) {
+                    special.put(p, e.getMessage());
+                }
             }
         }
     }

@@ -1,11 +1,11 @@
 package dev.stoker.formats.folder;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.data.Dataset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 
 /**
  * The files of an {@link ImageFolder} as a map-style dataset: sample {@code i} is file {@code i}'s
@@ -50,7 +50,7 @@ public final class ImageFolderDataset implements Dataset<ImageBytes> {
     }
 
     private static byte[] read(LabeledFile f) {
-        try (SeekableByteChannel ch = Files.newByteChannel(f.path())) {
+        try (SeekableByteChannel ch = DataFiles.openChannel(f.path())) { // a FIFO is refused, not opened
             long size = ch.size();
             if (size > MAX_FILE_BYTES) {
                 throw new UncheckedIOException(new IOException(f.path() + ": " + size

@@ -1,8 +1,8 @@
 package dev.stoker.formats.jsonl;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** How a JSONL file is stored, by its first bytes (not its name: a renamed file is still what it is). */
@@ -14,7 +14,7 @@ enum Compression {
     static Compression of(Path file) throws IOException {
         byte[] head = new byte[4];
         int n;
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = DataFiles.newInputStream(file)) { // a FIFO is refused, not opened
             n = in.readNBytes(head, 0, 4);
         }
         if (n >= 2 && (head[0] & 0xFF) == 0x1F && (head[1] & 0xFF) == 0x8B) {

@@ -1,11 +1,11 @@
 package dev.stoker.formats.jsonl;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.data.SampleStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -94,7 +94,7 @@ final class JsonlWorkerStream<T> implements SampleStream<T> {
         Path f = source.file(current);
         linesOfFile = 0;
         try {
-            InputStream in = Files.newInputStream(f);
+            InputStream in = DataFiles.newInputStream(f); // a FIFO is refused, not opened
             switch (source.compression(current)) {
                 case GZIP -> in = new DecompressOnRead(in, raw -> new GZIPInputStream(raw, 1 << 16));
                 case ZSTD -> in = new DecompressOnRead(in, ZstdLines::open);

@@ -1,5 +1,6 @@
 package dev.stoker.formats.jsonl;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.formats.mmap.MappedFile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,7 +66,7 @@ final class LineIndex implements AutoCloseable {
         try {
             CRC32C crc = new CRC32C();
             try (OutputStream out = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                    InputStream in = Files.newInputStream(data)) {
+                    InputStream in = DataFiles.newInputStream(data)) {
                 ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
                 buf.put(MAGIC).putInt(VERSION).putInt(0).putLong(stamp.size).putLong(stamp.mtime).putInt(stamp.head).putInt(0);
                 buf.putLong(0);
@@ -215,6 +216,7 @@ final class LineIndex implements AutoCloseable {
     /** What identifies a version of the data file. */
     private record Stamp(long size, long mtime, int head) {
         static Stamp of(Path data) throws IOException {
+            DataFiles.requireRegularFile(data); // a FIFO would block the read below, not fail it
             long size = Files.size(data);
             long mtime = Files.getLastModifiedTime(data).toMillis();
             CRC32C crc = new CRC32C();

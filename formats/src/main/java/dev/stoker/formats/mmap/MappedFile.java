@@ -1,12 +1,12 @@
 package dev.stoker.formats.mmap;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 
 /**
@@ -68,7 +68,7 @@ public final class MappedFile implements AutoCloseable {
     }
 
     private static MemorySegment map(Path path, Arena arena) throws IOException {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel channel = DataFiles.openChannel(path)) { // a FIFO or a device is refused, not opened
             long size = channel.size();
             if (size == 0) {
                 return MemorySegment.NULL; // an empty segment: mapping 0 bytes is not portable

@@ -1,12 +1,12 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.DataFiles;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
@@ -28,10 +28,10 @@ final class GzipShards {
 
     /** Whether the file starts with gzip's magic bytes. */
     static boolean isGzip(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = DataFiles.newInputStream(file)) {
             return in.read() == MAGIC_0 && in.read() == MAGIC_1;
         } catch (IOException e) {
-            return false; // opening it as a tar says what is wrong
+            return false; // opening it as a tar says what is wrong (a FIFO included: refused, not opened)
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.formats.mmap.MapFaults;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -7,7 +8,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * A tar file mapped into memory: headers are copied out one block at a time, member data is a
@@ -31,7 +31,7 @@ final class MappedTarSource implements TarSource {
 
     /** Maps {@code path} whole, read-only, into {@code arena}. */
     static MemorySegment map(Path path, Arena arena) {
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel ch = DataFiles.openChannel(path)) { // a FIFO or a device is refused, not opened
             return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
         } catch (IOException e) {
             throw new TarException(path.toString(), 0, "cannot open: " + e, e);

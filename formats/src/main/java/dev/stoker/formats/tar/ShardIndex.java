@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -248,6 +249,7 @@ public final class ShardIndex {
     public static ShardIndex read(Path file) {
         byte[] bytes;
         try {
+            DataFiles.requireRegularFile(file); // a FIFO would block the read, a device read without end
             long size = Files.size(file);
             if (size > MAX_FILE) {
                 throw new IndexFormatException(file, 0, "is " + size + " bytes, too large to be a shard index");

@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -118,6 +119,7 @@ public record ShardSetManifest(String pattern, boolean complete, String writtenB
     public static ShardSetManifest read(Path file) {
         String text;
         try {
+            DataFiles.requireRegularFile(file); // a FIFO would block the read, a device read without end
             long size = Files.size(file);
             if (size > MAX_BYTES) {
                 throw new ShardSetException(file + ": " + size + " bytes, more than a shard set manifest has");

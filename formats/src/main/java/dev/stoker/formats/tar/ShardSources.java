@@ -1,5 +1,6 @@
 package dev.stoker.formats.tar;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.formats.remote.RemoteBytes;
 import dev.stoker.formats.remote.RemoteFile;
 import dev.stoker.formats.remote.RemoteFileException;
@@ -10,7 +11,6 @@ import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -122,7 +122,7 @@ public final class ShardSources {
         }
         InputStream in;
         try {
-            in = Files.newInputStream(path);
+            in = DataFiles.newInputStream(path);
         } catch (IOException e) {
             throw new TarException(location, 0, "cannot open: " + e, e);
         }

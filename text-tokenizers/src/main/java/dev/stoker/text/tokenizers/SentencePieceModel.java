@@ -1,5 +1,6 @@
 package dev.stoker.text.tokenizers;
 
+import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,7 @@ record SentencePieceModel(Path file, String[] pieces, byte[][] pieceBytes, float
     static final long MAX_BYTES = 256L << 20;
 
     static SentencePieceModel read(Path file) throws IOException {
+        DataFiles.requireRegularFile(file); // a FIFO would block the read, a device read without end
         long size = Files.size(file);
         if (size > MAX_BYTES) {
             throw new IOException(file + ": " + size + " bytes, more than a SentencePiece model's limit of " + MAX_BYTES);

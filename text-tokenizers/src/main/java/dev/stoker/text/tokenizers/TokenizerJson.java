@@ -1,5 +1,6 @@
 package dev.stoker.text.tokenizers;
 
+import dev.stoker.data.DataFiles;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -31,6 +32,7 @@ record TokenizerJson(String model, int vocabSize, Map<String, Integer> vocab, Sp
 
     static TokenizerJson read(Path file) throws IOException {
         JsonObject root;
+        DataFiles.requireRegularFile(file); // a FIFO would block the read, a device read without end
         try (Reader in = Files.newBufferedReader(file)) {
             JsonElement e = JsonParser.parseReader(in);
             if (!e.isJsonObject()) {

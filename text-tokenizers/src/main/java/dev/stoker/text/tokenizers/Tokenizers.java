@@ -1,5 +1,6 @@
 package dev.stoker.text.tokenizers;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.text.Tokenizer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ public final class Tokenizers {
         if (name.endsWith(".model")) {
             return SentencePieceTokenizer.open(file);
         }
-        try (var in = Files.newInputStream(file)) {
+        try (var in = DataFiles.newInputStream(file)) { // a FIFO is refused, not opened
             int first = in.read();
             return first == '{' ? HfTokenizer.open(file) : SentencePieceTokenizer.open(file);
         }

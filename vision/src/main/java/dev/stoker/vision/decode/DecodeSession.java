@@ -1,5 +1,6 @@
 package dev.stoker.vision.decode;
 
+import dev.stoker.data.DataFiles;
 import dev.stoker.memory.MappedDataChangedError;
 import dev.stoker.memory.MappedReads;
 import dev.stoker.metrics.Stage;
@@ -11,7 +12,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * One thread's decoding state, borrowed from an {@link ImageDecoder}: a libjpeg-turbo handle (when
@@ -91,7 +91,9 @@ public final class DecodeSession implements AutoCloseable {
      * workers allocated, and what sized the heap). What the file holds when read is the image;
      * the time is the {@link Stage#READ} stage.
      *
-     * @throws UncheckedIOException when the file cannot be read, naming it
+     * @throws UncheckedIOException when the file cannot be read, naming it, and when it is not a
+     *     regular file (a named pipe, a device, a socket, a folder: see {@link DataFiles}) rather
+     *     than blocking on it or reading it without end
      * @throws ImageDecodeException as {@link #open(MemorySegment, String)} does, and when the file
      *     is larger than any image that can be decoded
      */
@@ -100,7 +102,10 @@ public final class DecodeSession implements AutoCloseable {
         String name = file.toString();
         long t = Stages.start();
         MemorySegment bytes;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        // DataFiles: a FIFO named like an image would block this open forever, a link to a device
+        // would read zeros; refused first, by one stat (a few microseconds of the ~1 ms an image
+        // takes). The JDK cannot ask the opened file instead: its open would already have blocked.
+        try (FileChannel ch = DataFiles.openChannel(file)) {
             long size = ch.size();
             if (size > MAX_ARRAY_BYTES) {
                 throw new ImageDecodeException(name, "too large to read: " + size + " bytes, more than a Java array"
