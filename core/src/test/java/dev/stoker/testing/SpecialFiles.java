@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class SpecialFiles {
     /** How long a refusal may take before it counts as a hang: far longer than one stat. */
+    /** What a refusal of a named pipe says after the file's name ({@code DataFiles}). */
+    public static final String FIFO_REFUSED = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
     private static final long HANG = 10;
 
     private SpecialFiles() {

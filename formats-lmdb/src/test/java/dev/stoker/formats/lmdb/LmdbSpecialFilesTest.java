@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reported as missing; liblmdb never opens it.
  */
 class LmdbSpecialFilesTest {
-    private static final String FIFO = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
+    private static final String FIFO = SpecialFiles.FIFO_REFUSED;
 
     @TempDir
     Path dir;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * refused at once naming it; nothing blocks in an open.
  */
 class MdsSpecialFilesTest {
-    private static final String FIFO = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
+    private static final String FIFO = SpecialFiles.FIFO_REFUSED;
 
     @TempDir
     Path dir;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A named pipe where a Parquet file was: refused at once naming it and what it is, by path and in a file list. */
 class ParquetSpecialFilesTest {
-    private static final String FIFO = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
+    private static final String FIFO = SpecialFiles.FIFO_REFUSED;
 
     @TempDir
     Path dir;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code /dev/zero} (read without end by the index build and the stream) is refused too.
  */
 class JsonlSpecialFilesTest {
-    private static final String FIFO = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
+    private static final String FIFO = SpecialFiles.FIFO_REFUSED;
 
     @TempDir
     Path dir;

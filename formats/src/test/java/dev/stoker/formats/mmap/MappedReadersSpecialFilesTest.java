@@ -27,7 +27,7 @@ class MappedReadersSpecialFilesTest {
         Path tokens = SpecialFiles.fifo(dir.resolve("tokens.bin"));
         Path bin = SpecialFiles.fifo(dir.resolve("wiki_text_document.bin"));
         Path idx = SpecialFiles.fifo(dir.resolve("wiki_text_document.idx"));
-        String fifo = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
+        String fifo = SpecialFiles.FIFO_REFUSED;
         assertThat(SpecialFiles.refused(npy, () -> MappedFile.open(npy))).hasMessage(npy + fifo);
         assertThat(SpecialFiles.refused(npy, () -> NpyFile.open(npy))).hasMessage(npy + fifo);
         assertThat(SpecialFiles.refused(tokens, () -> TokenFile.open(tokens, TokenType.U16))).hasMessage(tokens + fifo);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every way of opening one refuses it at once, naming it; none blocks in the open.
  */
 class TarSpecialFilesTest {
-    private static final String FIFO = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
+    private static final String FIFO = SpecialFiles.FIFO_REFUSED;
 
     @TempDir
     Path dir;

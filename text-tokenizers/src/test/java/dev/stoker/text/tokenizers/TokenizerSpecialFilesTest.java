@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at once naming it and what it is; nothing blocks in the open or reads without end.
  */
 class TokenizerSpecialFilesTest {
-    private static final String FIFO = ": is a named pipe (FIFO), not a regular file; a data file must be a regular file";
+    private static final String FIFO = SpecialFiles.FIFO_REFUSED;
 
     @TempDir
     Path dir;
