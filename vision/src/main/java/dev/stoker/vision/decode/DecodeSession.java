@@ -107,10 +107,7 @@ public final class DecodeSession implements AutoCloseable {
         // takes). The JDK cannot ask the opened file instead: its open would already have blocked.
         try (FileChannel ch = DataFiles.openChannel(file)) {
             long size = ch.size();
-            if (size > MAX_ARRAY_BYTES) {
-                throw new ImageDecodeException(name, "too large to read: " + size + " bytes, more than a Java array"
-                        + " holds (" + MAX_ARRAY_BYTES + "); no image that can be decoded is that large");
-            }
+            checkEncodedSize(size, name, "");
             // What the file holds now, not what size() said: it may change under us.
             MemorySegment buffer = inputCopy.ensure(Math.max(1, size));
             ByteBuffer into = buffer.asByteBuffer().limit((int) size);
@@ -333,11 +330,7 @@ public final class DecodeSession implements AutoCloseable {
      * instead of a {@code SIGBUS} inside libjpeg-turbo or libwebp that kills the JVM.
      */
     private MemorySegment copyMapped(MemorySegment bytes, String source) {
-        if (bytes.byteSize() > MAX_ARRAY_BYTES) {
-            throw new ImageDecodeException(source, "too large to read: " + bytes.byteSize() + " bytes of a mapped"
-                    + " file, more than a Java array holds (" + MAX_ARRAY_BYTES + "); no image that can be decoded is"
-                    + " that large");
-        }
+        checkEncodedSize(bytes.byteSize(), source, " of a mapped file");
         try {
             MemorySegment copy = copyOffHeap(bytes);
             MappedReads.deliverPendingFault(); // a fault that compiled code deferred surfaces here
@@ -351,6 +344,22 @@ public final class DecodeSession implements AutoCloseable {
                     + " being rewritten in place), and reading the image faulted past its new end. Reopen the dataset"
                     + " once the file is whole; to replace a file that is being read, write the new one beside it and"
                     + " rename it over the old", e);
+        }
+    }
+
+    /**
+     * Refuses, before any memory is taken for it, an encoded image larger than an image within the
+     * pixel limit can be: 4 bytes a pixel (RGBA, stored uncompressed) and 1 MiB for the format's
+     * own data, and never more than a Java array holds (ImageIO reads arrays). A file's or a
+     * mapped slice's size is untrusted: reading a 2 GB ".jpg" would have taken 2 GB off the heap.
+     */
+    private void checkEncodedSize(long size, String source, String what) {
+        long maxPixels = owner.options().maxPixels();
+        long limit = maxPixels > (MAX_ARRAY_BYTES - (1L << 20)) / 4 ? MAX_ARRAY_BYTES : maxPixels * 4 + (1L << 20);
+        if (size > limit) {
+            throw new ImageDecodeException(source, "too large to read: " + size + " bytes" + what + ", more than an"
+                    + " image within the pixel limit (" + maxPixels + " pixels, DecodeOptions.maxPixels) takes encoded ("
+                    + limit + " bytes)");
         }
     }
 

@@ -173,8 +173,32 @@ class DecodeErrorsTest {
             MemorySegment mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
             assertThatThrownBy(() -> s.decode(mapped, "huge.jpg"))
                     .isInstanceOf(ImageDecodeException.class)
-                    .hasMessage("huge.jpg: too large to read: 3221225473 bytes of a mapped file, more than a"
-                            + " Java array holds (2147483639); no image that can be decoded is that large");
+                    .hasMessage("huge.jpg: too large to read: 3221225473 bytes of a mapped file, more than an image"
+                            + " within the pixel limit (178956970 pixels, DecodeOptions.maxPixels) takes encoded"
+                            + " (716876456 bytes)");
+        }
+    }
+
+    /**
+     * A file larger than any image within the pixel limit can be encoded is refused from its
+     * size, before the session takes memory for it (a 2 GB ".jpg" took 2 GB).
+     */
+    @ParameterizedTest(name = "turbo {0}")
+    @ValueSource(booleans = {true, false})
+    void aFileLargerThanThePixelLimitAllowsIsRefusedBeforeItIsRead(boolean turbo, @TempDir Path dir) throws IOException {
+        Path file = dir.resolve("big.jpg");
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                StandardOpenOption.SPARSE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xFF, (byte) 0xD8}), 0);
+            ch.write(ByteBuffer.wrap(new byte[1]), 2L << 20);
+        }
+        try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults().withMaxPixels(100));
+             DecodeSession s = decoder.session()) {
+            assertThatThrownBy(() -> s.open(file))
+                    .isInstanceOf(ImageDecodeException.class)
+                    .hasMessage(file + ": too large to read: 2097153 bytes, more than an image within the pixel limit"
+                            + " (100 pixels, DecodeOptions.maxPixels) takes encoded (1048976 bytes)");
+            assertThat(s.bufferBytes()).isZero();
         }
     }
 
