@@ -1,5 +1,6 @@
 package dev.stoker.vision.transform;
 
+import dev.stoker.tensor.Tensor;
 import java.lang.foreign.Arena;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,11 +40,12 @@ final class PlainWarmup {
             SplittableRandom rnd = new SplittableRandom(1);
             // no lambdas: spinning their classes would be start-up work of its own
             WarmupScene[] scenes = new WarmupScene[4];
+            Tensor slot = WarmupScene.slot(224, 224, arena);   // one for all: renders are one at a time
             for (int i = 0; i < scenes.length; i++) {
                 int w = rnd.nextInt(120, 501);
                 int h = rnd.nextInt(90, 376);
                 CropBox box = new CropBox(rnd.nextInt(0, 376 - h), rnd.nextInt(0, 501 - w), h, w);
-                scenes[i] = WarmupScene.of(pixels, box, i % 2 == 1, 224, 224, arena);
+                scenes[i] = WarmupScene.of(pixels, box, i % 2 == 1, slot);
             }
             Scratch scratch = new Scratch();
             for (int i = 0; i < RENDERS && !Mac.imagesStarted(); i++) {

@@ -25,15 +25,23 @@ final class WarmupScene {
 
     /** An image of {@code pixels}, cropped to {@code box}, flipped or not, resized to {@code height x width}. */
     static WarmupScene of(SourcePixels pixels, CropBox box, boolean flip, int height, int width, Arena arena) {
+        return of(pixels, box, flip, slot(height, width, arena));
+    }
+
+    /** As {@link #of(SourcePixels, CropBox, boolean, int, int, Arena)}, into {@code slot} (shared by scenes of its size). */
+    static WarmupScene of(SourcePixels pixels, CropBox box, boolean flip, Tensor slot) {
         Geometry g = new Geometry(pixels.width(), pixels.height());
         g.crop(box);
         if (flip) {
             g.flipHorizontal();
         }
-        g.resize(height, width);
-        Tensor slot = new Tensor(arena.allocate(3L * height * width * Float.BYTES, 64), DType.F32,
-                Shape.of(3, height, width));
+        g.resize((int) slot.shape().dim(1), (int) slot.shape().dim(2));
         return new WarmupScene(pixels, g, slot);
+    }
+
+    /** An f32 {@code (3, height, width)} slot of native memory. */
+    static Tensor slot(int height, int width, Arena arena) {
+        return new Tensor(arena.allocate(3L * height * width * Float.BYTES, 64), DType.F32, Shape.of(3, height, width));
     }
 
     /** A {@code width x height} RGB image of native memory, in a pattern with edges in every direction. */
