@@ -162,12 +162,7 @@ class DecodeErrorsTest {
     @ParameterizedTest(name = "turbo {0}")
     @ValueSource(booleans = {true, false})
     void mappedFileLargerThanAnArray(boolean turbo, @TempDir Path dir) throws IOException {
-        Path file = dir.resolve("huge.jpg");
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                StandardOpenOption.SPARSE)) {
-            ch.write(ByteBuffer.wrap("not an image".getBytes(StandardCharsets.US_ASCII)), 0);
-            ch.write(ByteBuffer.wrap(new byte[1]), 3L << 30);
-        }
+        Path file = sparseFile(dir.resolve("huge.jpg"), "not an image".getBytes(StandardCharsets.US_ASCII), 3L << 30);
         try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults()); DecodeSession s = decoder.session();
              Arena arena = Arena.ofConfined(); FileChannel ch = FileChannel.open(file)) {
             MemorySegment mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
@@ -186,12 +181,7 @@ class DecodeErrorsTest {
     @ParameterizedTest(name = "turbo {0}")
     @ValueSource(booleans = {true, false})
     void aFileLargerThanThePixelLimitAllowsIsRefusedBeforeItIsRead(boolean turbo, @TempDir Path dir) throws IOException {
-        Path file = dir.resolve("big.jpg");
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                StandardOpenOption.SPARSE)) {
-            ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xFF, (byte) 0xD8}), 0);
-            ch.write(ByteBuffer.wrap(new byte[1]), 2L << 20);
-        }
+        Path file = sparseFile(dir.resolve("big.jpg"), new byte[] {(byte) 0xFF, (byte) 0xD8}, 2L << 20);
         try (ImageDecoder decoder = decoder(turbo, DecodeOptions.defaults().withMaxPixels(100));
              DecodeSession s = decoder.session()) {
             assertThatThrownBy(() -> s.open(file))
@@ -200,6 +190,16 @@ class DecodeErrorsTest {
                             + " (100 pixels, DecodeOptions.maxPixels) takes encoded (1048976 bytes)");
             assertThat(s.bufferBytes()).isZero();
         }
+    }
+
+    /** A sparse file of {@code head}, a hole, and one zero byte at {@code lastByte}: large on disk in name only. */
+    private static Path sparseFile(Path file, byte[] head, long lastByte) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                StandardOpenOption.SPARSE)) {
+            ch.write(ByteBuffer.wrap(head), 0);
+            ch.write(ByteBuffer.wrap(new byte[1]), lastByte);
+        }
+        return file;
     }
 
     /** The same file with its last scan repeated {@code copies} more times, before EOI. */
