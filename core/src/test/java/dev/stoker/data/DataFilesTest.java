@@ -38,6 +38,20 @@ class DataFilesTest {
     }
 
     @Test
+    void aFifoNamedLikeShellCommandsIsMadeAndRefusedAsItIsNamed() throws Exception {
+        // a file name holds no '/': the commands would touch the marker in the working folder
+        String mark = "stoker-fifo-name-ran-" + ProcessHandle.current().pid();
+        Path marker = Path.of(mark);
+        String hostile = "-x $(touch " + mark + ") `touch " + mark + "`; touch " + mark;
+        Path fifo = SpecialFiles.fifo(dir.resolve(hostile));
+        assertThat(fifo).exists();
+        assertThat(fifo.getFileName().toString()).isEqualTo(hostile);
+        assertThat(marker).doesNotExist();
+        assertThat(SpecialFiles.refused(fifo, () -> DataFiles.openChannel(fifo).close()))
+                .hasMessage(fifo + SpecialFiles.FIFO_REFUSED);
+    }
+
+    @Test
     void aLinkToACharacterDeviceIsRefusedRatherThanReadWithoutEnd() throws Exception {
         Path zero = SpecialFiles.linkToDevZero(dir.resolve("shard.tar"));
         Throwable e = SpecialFiles.refused(zero, () -> DataFiles.readAllBytes(zero));

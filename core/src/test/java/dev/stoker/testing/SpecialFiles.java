@@ -41,7 +41,8 @@ public final class SpecialFiles {
     public static Path fifo(Path path) throws IOException, InterruptedException {
         Process p;
         try {
-            p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
+            // the name as an argument of its own, after "--": never a shell, never an option
+            p = new ProcessBuilder("mkfifo", "--", path.toString()).redirectErrorStream(true).start();
         } catch (IOException e) {
             Assumptions.abort("no mkfifo here: " + e.getMessage());
             throw e;
