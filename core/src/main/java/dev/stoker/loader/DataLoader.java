@@ -95,7 +95,9 @@ public final class DataLoader<T> implements Iterable<Batch>, AutoCloseable {
         this.source = source;
         this.pool = pool;
         this.ownsPool = ownsPool;
-        this.maker = new BatchMaker(settings.datasetName(), pool, stats, clock, settings.badSamples());
+        // A user's batch sampler leaves batchSize at 1, so that no batch of theirs counts as short
+        this.maker = new BatchMaker(settings.datasetName(), pool, stats, clock, settings.badSamples(),
+                settings.batchSize());
         this.streamBatchBytes = source.fillLayout()
                 .map(l -> Math.multiplyExact(l.sampleBytes(), (long) settings.batchSize())).orElse(0L);
         if (autotune == null) {

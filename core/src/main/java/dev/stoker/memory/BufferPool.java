@@ -87,7 +87,30 @@ public final class BufferPool implements AutoCloseable {
      * @throws IllegalStateException when the pool is closed
      */
     public PooledBuffer acquire(long bytes, String owner) {
-        long cls = SizeClass.of(bytes);
+        return acquire(bytes, bytes, owner);
+    }
+
+    /**
+     * Lends a buffer of exactly {@code bytes} bytes from a block of the size class that
+     * {@code blockBytes} would have: for a short form of a request that recurs, so that it reuses
+     * a block the pool keeps for the full one rather than taking fresh memory beside it. A loader's
+     * last, short batch of an epoch asks so for a full batch's block (its budget allows those
+     * anyway); on its own it would be a block of a class no other batch uses, new pages, at the very
+     * moment the pool is fullest.
+     *
+     * @param blockBytes at least {@code bytes}; where a block of its class would pass the whole
+     *                   budget, the buffer's own class is taken
+     * @throws PoolExhaustedException when the budget stays full past the acquire timeout
+     * @throws IllegalStateException when the pool is closed
+     */
+    public PooledBuffer acquire(long bytes, long blockBytes, String owner) {
+        if (blockBytes < bytes) {
+            throw new IllegalArgumentException("a block of " + blockBytes + " bytes cannot hold " + bytes);
+        }
+        long cls = SizeClass.of(blockBytes);
+        if (cls > budget) {
+            cls = SizeClass.of(bytes); // the full block could never be had: ask for what is needed
+        }
         if (cls > budget) {
             throw new PoolExhaustedException("pool '" + name + "': a buffer of " + Bytes.format(bytes)
                     + " (size class " + Bytes.format(cls) + ") is larger than the whole budget of "

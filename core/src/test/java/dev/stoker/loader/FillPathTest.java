@@ -335,4 +335,30 @@ class FillPathTest {
             assertThat(loader.pool().lentBytes()).isZero();
         }
     }
+    /**
+     * The last, short batch takes blocks of a full batch's size: with each batch closed before
+     * the next, every batch of an epoch, the short one too, reuses the first batch's blocks. Before,
+     * the short batch's own sizes were fresh memory beside the full blocks (W3's peak: 10 MiB).
+     */
+    @Test
+    void theShortLastBatchReusesTheBlocksOfAFullOne() {
+        SampleLayout layout = SampleLayout.of(
+                new SampleLayout.Field("image", DType.F32, Shape.of(3, 32, 32)),
+                new SampleLayout.Field("label", DType.I64, Shape.of()));
+        for (boolean fill : new boolean[] {true, false}) {
+            RandomLayoutDataset data = new RandomLayoutDataset(10, 7, layout); // batches of 4, 4 and 2
+            LoaderBuilder<Object> builder = DataLoader.builder(data).batchSize(4);
+            if (!fill) {
+                builder.collate(DefaultCollate.instance());
+            }
+            try (DataLoader<Object> loader = builder.build()) {
+                List<String> pass = describePass(loader);
+                assertThat(pass).hasSize(3);
+                assertThat(pass.get(2).substring(0, 32)).as("the short batch has its own 2 rows")
+                        .isEqualTo("[8, 9] {image=f32[2, 3, 32, 32][");
+                assertThat(loader.pool().stats().allocations()).as(fill ? "fill" : "collate").isEqualTo(2);
+                assertThat(loader.pool().stats().reuses()).as(fill ? "fill" : "collate").isEqualTo(4);
+            }
+        }
+    }
 }

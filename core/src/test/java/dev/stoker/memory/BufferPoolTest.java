@@ -61,6 +61,46 @@ class BufferPoolTest {
     }
 
     @Test
+    void aShortRequestForAFullBlockReusesTheIdleFullBlock() {
+        long full = 64L * 602_112, tail = 16L * 602_112; // W3's batch of 64 images and its last batch of 16
+        try (BufferPool pool = pool(1L << 30, Duration.ofSeconds(1))) {
+            long address;
+            try (PooledBuffer b = pool.acquire(full)) {
+                address = b.segment().address();
+            }
+            try (PooledBuffer b = pool.acquire(tail, full, "the last batch")) {
+                assertThat(b.segment().address()).isEqualTo(address);
+                assertThat(b.byteSize()).isEqualTo(tail);
+                assertThat(pool.lentBytes()).isEqualTo(BufferPool.classBytes(full));
+            }
+            assertThat(pool.stats().allocations()).isEqualTo(1);
+            assertThat(pool.stats().reuses()).isEqualTo(1);
+            assertThat(pool.reservedBytes()).isEqualTo(BufferPool.classBytes(full));
+            try (PooledBuffer b = pool.acquire(full)) { // given back under the full class
+                assertThat(b.segment().address()).isEqualTo(address);
+            }
+            try (PooledBuffer b = pool.acquire(tail)) { // asked for alone: a block of its own
+                assertThat(b.segment().address()).isNotEqualTo(address);
+            }
+            assertThat(pool.stats().allocations()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aFullBlockThatCouldNeverFitTheBudgetGivesWayToTheBuffersOwnClass() {
+        try (BufferPool pool = pool(1 << 20, Duration.ofHours(1));
+                PooledBuffer b = pool.acquire(1000, 4L << 20, "the only batch, short")) {
+            assertThat(b.byteSize()).isEqualTo(1000);
+            assertThat(pool.lentBytes()).isEqualTo(BufferPool.classBytes(1000));
+        }
+        try (BufferPool pool = pool(1 << 20, Duration.ofSeconds(1))) {
+            assertThatThrownBy(() -> pool.acquire(1000, 999, "x"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cannot hold 1000");
+        }
+    }
+
+    @Test
     void buffersAreCacheLineAlignedAndPageAlignedFrom64KiB() {
         try (BufferPool pool = pool(64L << 20, Duration.ofSeconds(1))) {
             List<PooledBuffer> held = new ArrayList<>();

@@ -45,10 +45,17 @@ public final class BatchMaker {
     private final StatsCounters stats;
     private final StageClock clock;
     private final SkippedSamples skips; // null under SamplePolicy.FAIL
+    private final int fullRows;
 
-    public BatchMaker(String datasetName, BufferPool pool, StatsCounters stats, StageClock clock, SamplePolicy policy) {
+    /**
+     * @param fullRows the samples in a full batch, or 0 where batches have no one size (a user's
+     *                 batch sampler): a shorter batch takes blocks sized for a full one ({@link BatchAssembly})
+     */
+    public BatchMaker(String datasetName, BufferPool pool, StatsCounters stats, StageClock clock, SamplePolicy policy,
+                      int fullRows) {
         this.datasetName = datasetName;
         this.pool = pool;
+        this.fullRows = fullRows;
         this.stats = stats;
         this.clock = clock;
         this.skips = policy == SamplePolicy.SKIP ? new SkippedSamples(datasetName, stats) : null;
@@ -86,7 +93,7 @@ public final class BatchMaker {
      * fetch span starts there, before the dataset's own spans inside it, so that a trace nests them.
      */
     <T> Batch collated(Collate<T> collate, long epoch, long k, long[] indices, List<T> samples, long fetchStart) {
-        BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
+        BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch, samples.size(), fullRows);
         boolean done = false;
         try {
             long start = System.nanoTime();
@@ -126,7 +133,7 @@ public final class BatchMaker {
      * wrote none. {@code fetchStart} as for {@link #collated}.
      */
     Batch filled(SampleLayout layout, long epoch, long k, long[] indices, int n, long fetchStart, RowWriter writer) {
-        BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch);
+        BatchAssembly memory = new BatchAssembly(pool, "batch " + k + " of epoch " + epoch, n, fullRows);
         boolean done = false;
         try {
             Tensor[] tensors = new Tensor[layout.size()];
