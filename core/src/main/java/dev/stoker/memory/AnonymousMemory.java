@@ -26,6 +26,7 @@ final class AnonymousMemory {
     private static final int PROT_READ_WRITE = 0x1 | 0x2;
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final int MADV_HUGEPAGE = 14;
+    private static final int MADV_NOHUGEPAGE = 15;
     private static final AtomicBoolean LINKING = new AtomicBoolean();
     /** Blocks asked for before the calls were linked: the second starts the link (see {@link #linkInBackground}). */
     private static final AtomicInteger ASKED_UNLINKED = new AtomicInteger();
@@ -110,11 +111,14 @@ final class AnonymousMemory {
 
     /**
      * A zeroed block of {@code bytes}, aligned to 2 MiB, that {@code arena} unmaps when it closes;
-     * null where this platform cannot map one or the kernel refused.
+     * null where this platform cannot map one or the kernel refused. Huge pages are asked for up to
+     * the last whole huge page of {@code used} and refused past it: a batch of 36.75 MiB in a block
+     * of 40 would otherwise make its last huge page resident whole, 1.25 MiB that no batch writes.
      *
      * @param alignment at most {@link #HUGE_PAGE}
+     * @param used      the bytes the block's buffers will mostly take
      */
-    static MemorySegment map(long bytes, long alignment, Arena arena) {
+    static MemorySegment map(long bytes, long alignment, Arena arena, long used) {
         if (!linked) {
             // Not linked yet: from the second block on, link in the background; allocate this
             // block meanwhile (without huge pages) rather than wait; see linkInBackground.
@@ -138,9 +142,17 @@ final class AnonymousMemory {
             return null; // MAP_FAILED: out of address space or over a limit; the caller tries malloc
         }
         long start = (mapping.address() + HUGE_PAGE - 1) & -HUGE_PAGE;
+        long huge = used >= bytes ? bytes : Math.max(0, used) & -HUGE_PAGE;
         try {
-            // Advice, not a demand: with huge pages off ("never") the block is still good memory.
-            int ignored = (int) Native.MADVISE.invokeExact(MemorySegment.ofAddress(start), bytes, MADV_HUGEPAGE);
+            // Advice, not a demand: with huge pages off ("never") the block is still good memory;
+            // past `huge` refused, which also holds where the kernel's setting is "always"
+            if (huge > 0) {
+                int ignored = (int) Native.MADVISE.invokeExact(MemorySegment.ofAddress(start), huge, MADV_HUGEPAGE);
+            }
+            if (huge < bytes) {
+                int ignored = (int) Native.MADVISE.invokeExact(MemorySegment.ofAddress(start + huge), bytes - huge,
+                        MADV_NOHUGEPAGE);
+            }
         } catch (Throwable t) {
             // the same: the mapping stands
         }

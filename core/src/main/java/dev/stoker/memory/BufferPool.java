@@ -163,7 +163,9 @@ public final class BufferPool implements AutoCloseable {
         }
         if (fresh) {
             try {
-                block = source.allocate(cls, SizeClass.alignment(cls));
+                // the block's usual buffer: the full one asked for where it fits the class, else this one
+                long used = SizeClass.of(blockBytes) == cls ? blockBytes : bytes;
+                block = source.allocate(cls, SizeClass.alignment(cls), used);
             } catch (RuntimeException | Error e) {
                 lock.lock();
                 try {

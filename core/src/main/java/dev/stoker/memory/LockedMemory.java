@@ -49,7 +49,7 @@ final class LockedMemory implements MemorySource {
     public Allocation allocate(long bytes, long alignment) {
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment raw = OrdinaryMemory.fresh(bytes, alignment, arena);
+            MemorySegment raw = OrdinaryMemory.fresh(bytes, alignment, arena, bytes); // locked: every page resident
             String why = lock(raw);
             if (why == null) {
                 lockedBytes.addAndGet(bytes);

@@ -19,6 +19,16 @@ public interface MemorySource {
      */
     Allocation allocate(long bytes, long alignment);
 
+    /**
+     * Allocates as {@link #allocate(long, long)} a block that will mostly hold buffers of
+     * {@code used} bytes (a batch of 36.75 MiB in a block of the 40 MiB size class): a source that
+     * backs memory with huge pages may leave the part past the last whole huge page of {@code used}
+     * in small ones, so that the block's unused end is not made resident 2 MiB at a time.
+     */
+    default Allocation allocate(long bytes, long alignment, long used) {
+        return allocate(bytes, alignment);
+    }
+
     /** True when every allocation so far is page-locked, so a device can copy from it directly. */
     boolean isPageLocked();
 

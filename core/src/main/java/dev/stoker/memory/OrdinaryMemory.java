@@ -15,18 +15,27 @@ final class OrdinaryMemory implements MemorySource {
 
     @Override
     public Allocation allocate(long bytes, long alignment) {
+        return allocate(bytes, alignment, bytes);
+    }
+
+    @Override
+    public Allocation allocate(long bytes, long alignment, long used) {
         Arena arena = Arena.ofShared();
         try {
-            return new Allocation(fresh(bytes, alignment, arena), arena, false);
+            return new Allocation(fresh(bytes, alignment, arena, used), arena, false);
         } catch (RuntimeException | Error e) {
             arena.close();
             throw e;
         }
     }
 
-    /** A zeroed block owned by {@code arena}: mapped when it is large and the platform can, else allocated. */
-    static MemorySegment fresh(long bytes, long alignment, Arena arena) {
-        MemorySegment mapped = bytes >= AnonymousMemory.HUGE_PAGE ? AnonymousMemory.map(bytes, alignment, arena) : null;
+    /**
+     * A zeroed block owned by {@code arena}: mapped when it is large and the platform can, else
+     * allocated; {@code used} as for {@link MemorySource#allocate(long, long, long)}.
+     */
+    static MemorySegment fresh(long bytes, long alignment, Arena arena, long used) {
+        MemorySegment mapped = bytes >= AnonymousMemory.HUGE_PAGE
+                ? AnonymousMemory.map(bytes, alignment, arena, used) : null;
         return mapped != null ? mapped : arena.allocate(bytes, alignment);
     }
 
