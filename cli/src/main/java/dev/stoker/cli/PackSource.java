@@ -8,6 +8,7 @@ import dev.stoker.formats.tar.SampleKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,6 +147,19 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
         return true;
     }
 
+    /**
+     * Every file of the files layout is a sample's field: one that is not a regular file (a named
+     * pipe, a device, a link to nothing) is refused, naming it, rather than left out of the shards
+     * without a word.
+     */
+    private static void requireDataFile(Path p) throws IOException {
+        try {
+            DataFiles.requireRegularFile(p);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(p.toString(), null, "a link to a file that is not there");
+        }
+    }
+
     static String key(long index, long count) {
         int width = Math.max(6, Long.toString(Math.max(count - 1, 0)).length());
         return String.format("%0" + width + "d", index);
@@ -178,7 +192,7 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
         TreeMap<String, TreeMap<String, Path>> groups = new TreeMap<>();
         List<String> skipped = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
+            for (Path p : walk.filter(p -> !Files.isDirectory(p)).sorted().toList()) {
                 // a name this JVM cannot spell (LANG=C) would make a wrong key: FileNames says what to do
                 String rel = FileNames.path(root.relativize(p), root).replace('\\', '/');
                 String key = SampleKeys.key(rel);
@@ -186,6 +200,7 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
                     skipped.add(rel);
                     continue;
                 }
+                requireDataFile(p);
                 groups.computeIfAbsent(key, k -> new TreeMap<>()).put(SampleKeys.extension(rel), p);
             }
         }

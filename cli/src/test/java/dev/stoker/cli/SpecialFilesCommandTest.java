@@ -47,4 +47,13 @@ class SpecialFilesCommandTest {
         refused(tokenizer, "pack", text.toString(), "--tokenizer", tokenizer.toString(), "-o",
                 dir.resolve("tokens.bin").toString());
     }
+
+    /** A folder packed as files grouped by key: a pipe among them is refused, not left out of the shards. */
+    @Test
+    void packRefusesAFifoAmongTheFilesOfAFolder() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("samples"));
+        Files.writeString(folder.resolve("000001.txt"), "one");
+        Path fifo = SpecialFiles.fifo(folder.resolve("000002.txt"));
+        refused(fifo, "pack", folder.toString(), "-o", dir.resolve("out-%d.tar").toString());
+    }
 }

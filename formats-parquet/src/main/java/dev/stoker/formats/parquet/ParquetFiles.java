@@ -4,6 +4,7 @@ import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,12 @@ public final class ParquetFiles {
     private ParquetFiles() {
     }
 
-    /** {@code path} itself when it is a file; otherwise every {@code *.parquet} below it, sorted by path. */
+    /**
+     * {@code path} itself when it is a file; otherwise every {@code *.parquet} below it, sorted by
+     * path. A {@code .parquet} name below it that is not a regular file (a named pipe, a device, a
+     * link to nothing) is refused, naming it: skipped, it would leave a dataset short of a file
+     * without a word.
+     */
     public static List<Path> of(Path path) {
         if (Files.isRegularFile(path)) {
             return List.of(path);
@@ -45,14 +51,27 @@ public final class ParquetFiles {
             throw new ParquetFormatException(path + ": no such Parquet file or folder");
         }
         try (Stream<Path> walk = Files.walk(path)) {
-            List<Path> files = walk.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".parquet"))
+            List<Path> files = walk.filter(p -> p.getFileName().toString().endsWith(".parquet") && !Files.isDirectory(p))
                     .sorted().toList();
+            for (Path f : files) {
+                requireRegular(f);
+            }
             if (files.isEmpty()) {
                 throw new ParquetFormatException(path + ": the folder holds no .parquet file");
             }
             return files;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + path, e);
+        }
+    }
+
+    private static void requireRegular(Path file) {
+        try {
+            DataFiles.requireRegularFile(file);
+        } catch (NoSuchFileException e) {
+            throw new ParquetFormatException(file + ": a link to a file that is not there", e);
+        } catch (IOException e) {
+            throw new ParquetFormatException(e.getMessage(), e);
         }
     }
 
