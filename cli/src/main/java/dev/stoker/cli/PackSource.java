@@ -8,7 +8,6 @@ import dev.stoker.formats.tar.SampleKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,19 +146,6 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
         return true;
     }
 
-    /**
-     * Every file of the files layout is a sample's field: one that is not a regular file (a named
-     * pipe, a device, a link to nothing) is refused, naming it, rather than left out of the shards
-     * without a word.
-     */
-    private static void requireDataFile(Path p) throws IOException {
-        try {
-            DataFiles.requireRegularFile(p);
-        } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(p.toString(), null, "a link to a file that is not there");
-        }
-    }
-
     static String key(long index, long count) {
         int width = Math.max(6, Long.toString(Math.max(count - 1, 0)).length());
         return String.format("%0" + width + "d", index);
@@ -200,7 +186,9 @@ record PackSource(String layout, List<Item> samples, List<String> classes, List<
                     skipped.add(rel);
                     continue;
                 }
-                requireDataFile(p);
+                // every file here is a sample's field: a pipe, a device or a link to nothing is
+                // refused, naming it, rather than left out of the shards without a word
+                DataFiles.requireRegularFile(p);
                 groups.computeIfAbsent(key, k -> new TreeMap<>()).put(SampleKeys.extension(rel), p);
             }
         }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -51,10 +52,20 @@ public final class DataFiles {
      *
      * @throws NotRegularFileException when it is not, naming it and what it is
      * @throws IOException as {@link Files#readAttributes(Path, Class, java.nio.file.LinkOption...)}
-     *     does: a {@link java.nio.file.NoSuchFileException} when it is missing (or a dangling link)
+     *     does: a {@link NoSuchFileException} when it is missing, which for a link to nothing says so
+     *     ("a link to a file that is not there") rather than leave a path that seems to be there
      */
     public static void requireRegularFile(Path file) throws IOException {
-        requireRegularFile(file, Files.readAttributes(file, BasicFileAttributes.class));
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            if (Files.isSymbolicLink(file)) {
+                throw new NoSuchFileException(file.toString(), null, "a link to a file that is not there");
+            }
+            throw e;
+        }
+        requireRegularFile(file, attributes);
     }
 
     /**

@@ -93,7 +93,8 @@ class DataFilesTest {
     void aMissingFileOrDanglingLinkFailsAsTheOpenWould() throws IOException {
         Path dangling = Files.createSymbolicLink(dir.resolve("gone.bin"), dir.resolve("nothing"));
         assertThatThrownBy(() -> DataFiles.openChannel(dir.resolve("missing.bin"))).isInstanceOf(NoSuchFileException.class);
-        assertThatThrownBy(() -> DataFiles.openChannel(dangling)).isInstanceOf(NoSuchFileException.class);
+        assertThatThrownBy(() -> DataFiles.openChannel(dangling)).isInstanceOf(NoSuchFileException.class)
+                .hasMessage(dangling + ": a link to a file that is not there");
     }
 
     @Test

@@ -4,7 +4,6 @@ import dev.stoker.data.DataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,11 +41,7 @@ public final class ParquetFiles {
         }
         if (!Files.isDirectory(path)) {
             if (Files.exists(path)) { // a FIFO, a socket, a device: said as what it is
-                try {
-                    DataFiles.requireRegularFile(path);
-                } catch (IOException e) {
-                    throw new ParquetFormatException(e.getMessage(), e);
-                }
+                requireRegular(path);
             }
             throw new ParquetFormatException(path + ": no such Parquet file or folder");
         }
@@ -65,11 +60,10 @@ public final class ParquetFiles {
         }
     }
 
+    /** {@link DataFiles#requireRegularFile(Path)}, its refusal (a pipe, a device, a link to nothing) as this format's. */
     private static void requireRegular(Path file) {
         try {
             DataFiles.requireRegularFile(file);
-        } catch (NoSuchFileException e) {
-            throw new ParquetFormatException(file + ": a link to a file that is not there", e);
         } catch (IOException e) {
             throw new ParquetFormatException(e.getMessage(), e);
         }
