@@ -108,8 +108,10 @@ public final class BufferPool implements AutoCloseable {
             throw new IllegalArgumentException("a block of " + blockBytes + " bytes cannot hold " + bytes);
         }
         long cls = SizeClass.of(blockBytes);
+        long used = blockBytes; // what the block's buffers will mostly hold, for a fresh block's memory
         if (cls > budget) {
             cls = SizeClass.of(bytes); // the full block could never be had: ask for what is needed
+            used = bytes;
         }
         if (cls > budget) {
             throw new PoolExhaustedException("pool '" + name + "': a buffer of " + Bytes.format(bytes)
@@ -163,8 +165,6 @@ public final class BufferPool implements AutoCloseable {
         }
         if (fresh) {
             try {
-                // the block's usual buffer: the full one asked for where it fits the class, else this one
-                long used = SizeClass.of(blockBytes) == cls ? blockBytes : bytes;
                 block = source.allocate(cls, SizeClass.alignment(cls), used);
             } catch (RuntimeException | Error e) {
                 lock.lock();
