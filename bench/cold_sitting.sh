@@ -19,7 +19,7 @@ cd "$root"
 . scripts/find-jdk.sh
 java="$(find_jdk)/bin/java"
 flags="--enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector --add-opens java.base/java.nio=ALL-UNNAMED
-  --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Xms8m -XX:GCTimeRatio=4
+  --add-exports java.base/sun.nio.ch=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx1g -Xms8m -XX:GCTimeRatio=1
   -XX:TrimNativeHeapInterval=1000 -XX:CompileCommand=quiet
   -XX:CompileCommand=dontinline,dev/stoker/vision/decode/DecodeSession.open"
 data=${DATA:-/work/bds}
