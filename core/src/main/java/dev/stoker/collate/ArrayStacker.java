@@ -29,8 +29,9 @@ final class ArrayStacker implements Collator {
                 throw ctx.shapeMismatch(i, Shape.of(length), Shape.of(other));
             }
         }
-        Tensor out = ctx.memory().allocate(dtype, Shape.of(n, length));
         long rowBytes = (long) length * dtype.byteSize();
+        ctx.noteHeapArrays(rowBytes);
+        Tensor out = ctx.memory().allocate(dtype, Shape.of(n, length));
         for (int i = 0; i < n; i++) {
             PrimitiveArrays.copy(values.get(i), out.segment(), i * rowBytes);
         }

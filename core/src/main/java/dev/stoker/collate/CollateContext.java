@@ -37,6 +37,11 @@ public final class CollateContext {
         return path;
     }
 
+    /** Notes that the values here are arrays of {@code bytes} each on the Java heap ({@link HumongousSamples}). */
+    void noteHeapArrays(long bytes) {
+        dispatcher.humongous().note(bytes, path);
+    }
+
     /** Collates the values of the field {@code name} (one per sample) with the same dispatcher. */
     public Object collateField(String name, List<?> values) {
         return dispatcher.dispatch(values, new CollateContext(dispatcher, memory, path.field(name)));

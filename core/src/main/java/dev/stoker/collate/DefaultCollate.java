@@ -33,6 +33,11 @@ import java.util.Objects;
  * {@link CollateException} naming the field and the sample. Samples of different lengths fail
  * too: pad them with {@link PadCollate}.
  *
+ * <p>Per-sample tensors and arrays on the Java heap of half a G1 region or more (a 224x224 f32
+ * image under 1 MiB regions) are humongous objects, which can grow the heap to several times the
+ * samples in flight; the first such batch logs a hint at {@code INFO} (logger
+ * {@code dev.stoker.collate.DefaultCollate}) naming the field and the region size that would hold them.
+ *
  * <pre>{@code
  * record Sample(Tensor image, long label) {}
  * Collate<Sample> collate = DefaultCollate.instance()::collate;
@@ -50,9 +55,15 @@ public final class DefaultCollate implements Collate<Object> {
     private static final DefaultCollate INSTANCE = builder().build();
 
     private final CollatorRegistry registry;
+    private final HumongousSamples humongous = HumongousSamples.ofThisJvm();
 
     private DefaultCollate(Map<Class<?>, Collator> registrations) {
         this.registry = new CollatorRegistry(registrations);
+    }
+
+    /** Where the built-in stackers note per-sample arrays on the heap (one hint per collate). */
+    HumongousSamples humongous() {
+        return humongous;
     }
 
     /** The default collate with the built-in types only. */

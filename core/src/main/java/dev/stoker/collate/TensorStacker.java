@@ -28,6 +28,9 @@ final class TensorStacker implements Collator {
                 throw ctx.shapeMismatch(i, first.shape(), t.shape());
             }
         }
+        if (!first.segment().isNative()) {
+            ctx.noteHeapArrays(first.byteSize());
+        }
         Tensor out = ctx.memory().allocate(first.dtype(), first.shape().prepend(n));
         long rowBytes = first.byteSize();
         MemorySegment dst = out.segment();
